@@ -1,0 +1,49 @@
+# lego-rs — the two commands of the README:
+#   make demo   install what is missing, build, run lego-opt on examples/
+#   make test   install what is missing, build, run every test (cargo test + the lit suite)
+# Both are safe to run again: packages are installed only when absent.
+
+LLVM_PREFIX  := /usr/lib/llvm-22
+APT_PACKAGES := llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libpolly-22-dev libclang-22-dev \
+                libz3-dev libzstd-dev libxml2-dev zlib1g-dev
+SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+CARGO        ?= cargo
+# lit, FileCheck, not and mlir-translate come from Debian's LLVM 22 packages.
+export PATH  := $(LLVM_PREFIX)/bin:$(PATH)
+
+.PHONY: all setup build demo test cargo-test lit bench clean
+
+all: build
+
+setup:
+	@missing=""; \
+	for package in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$package 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$package"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "make setup: installing$$missing"; \
+	  $(SUDO) apt-get update && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; \
+	else \
+	  echo "make setup: LLVM/MLIR 22, z3 and build dependencies already installed"; \
+	fi
+	@command -v $(CARGO) >/dev/null || { echo "make setup: cargo not found; install Rust (rustup) first" >&2; exit 1; }
+
+build: setup
+	$(CARGO) build --workspace --locked
+
+demo: build
+	@echo "== lego-opt examples/paper-fig2.mlir (custom syntax in, verified, printed back)"
+	./target/debug/lego-opt examples/paper-fig2.mlir
+	@echo "== the same, generic form"
+	./target/debug/lego-opt examples/paper-fig2.mlir --mlir-print-op-generic
+
+cargo-test: setup
+	$(CARGO) test --workspace --locked
+
+lit: build
+	lit -v test/
+
+test: cargo-test lit
+
+clean:
+	$(CARGO) clean

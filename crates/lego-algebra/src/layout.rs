@@ -1,0 +1,446 @@
+//! The `Layout` value type and its validating constructors.
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::error::{AlgebraError, Result};
+use crate::genfn::GenFn;
+
+/// One entry of a size list.
+///
+/// The algebra always knows the value. `symbolic` records how the size is *written* in MLIR: as a
+/// literal, or as an SSA value of type `index` passed at run time (see dialect.md, "Dimension lists").
+/// It changes nothing in the math; the MLIR emitter turns symbolic entries into function arguments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Dim {
+    pub value: u64,
+    pub symbolic: bool,
+}
+
+impl Dim {
+    /// A size written as an integer literal.
+    pub const fn lit(value: u64) -> Self {
+        Dim { value, symbolic: false }
+    }
+
+    /// A size passed at run time as an SSA value.
+    pub const fn sym(value: u64) -> Self {
+        Dim { value, symbolic: true }
+    }
+}
+
+impl From<u64> for Dim {
+    fn from(value: u64) -> Self {
+        Dim::lit(value)
+    }
+}
+
+impl From<&u64> for Dim {
+    fn from(value: &u64) -> Self {
+        Dim::lit(*value)
+    }
+}
+
+impl From<&Dim> for Dim {
+    fn from(dim: &Dim) -> Self {
+        *dim
+    }
+}
+
+impl fmt::Display for Dim {
+    /// Symbolic sizes print with a `$` prefix so that printed layouts show which sizes are run-time values.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.symbolic {
+            write!(f, "${}", self.value)
+        } else {
+            write!(f, "{}", self.value)
+        }
+    }
+}
+
+/// The structure of a layout: one variant per dialect constructor.
+///
+/// Obtained through [`Layout::node`]; every `LayoutNode` reachable from a `Layout` passed its
+/// constructor's validation.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LayoutNode {
+    Row { dims: Vec<Dim> },
+    Col { dims: Vec<Dim> },
+    RegP { perm: Vec<usize>, dims: Vec<Dim> },
+    GenP { dims: Vec<Dim>, gen: GenFn },
+    OrderBy { parts: Vec<Layout> },
+    GroupBy { dims: Vec<Dim>, objects: Vec<Layout> },
+    /// `tile_dims[level][k]`: level 0 is the outermost (`a⃗`), the last level the innermost.
+    TileBy { inner: Layout, tile_dims: Vec<Vec<Dim>> },
+    /// `dims` are the real sizes `n⃗`, `to` the expanded sizes `m⃗`.
+    ExpandBy { inner: Layout, dims: Vec<Dim>, to: Vec<Dim> },
+}
+
+/// A layout of the LEGO algebra: logical dims, `apply` (logical index → flat index) and, unless it is
+/// built from an apply-only `gen_p`, `apply_inverse`.
+///
+/// Cloning is cheap (one `Arc`). Equality is structural (see [`GenFn`]'s `PartialEq` for closures).
+#[derive(Clone, PartialEq)]
+pub struct Layout(Arc<Inner>);
+
+#[derive(PartialEq)]
+struct Inner {
+    node: LayoutNode,
+    /// Logical dims, cached because every evaluation step needs them.
+    dims: Vec<u64>,
+    /// `Π dims`, validated to fit in `u64` at construction.
+    numel: u64,
+    invertible: bool,
+}
+
+fn values(dims: &[Dim]) -> Vec<u64> {
+    dims.iter().map(|d| d.value).collect()
+}
+
+fn into_dims<D: Into<Dim>>(dims: impl IntoIterator<Item = D>) -> Vec<Dim> {
+    dims.into_iter().map(Into::into).collect()
+}
+
+/// Product of sizes, or an overflow error naming `what`.
+pub(crate) fn checked_product(values: impl IntoIterator<Item = u64>, what: &'static str) -> Result<u64> {
+    values
+        .into_iter()
+        .try_fold(1u64, |acc, v| acc.checked_mul(v))
+        .ok_or(AlgebraError::Overflow(what))
+}
+
+/// The checks shared by every op with a plain size list.
+fn check_dims(op: &'static str, dims: &[Dim]) -> Result<()> {
+    if dims.is_empty() {
+        return Err(AlgebraError::Empty { op, what: "dimension" });
+    }
+    if let Some(zero) = dims.iter().find(|d| d.value == 0) {
+        return Err(AlgebraError::NonPositiveDimension(zero.value));
+    }
+    Ok(())
+}
+
+impl Layout {
+    fn build(node: LayoutNode, dims: Vec<u64>, invertible: bool) -> Result<Self> {
+        let numel = checked_product(dims.iter().copied(), "the element count of a layout")?;
+        Ok(Layout(Arc::new(Inner { node, dims, numel, invertible })))
+    }
+
+    /// `lego.row [n⃗]`: row-major, i.e. `reg_p` with the identity permutation.
+    pub fn row<D: Into<Dim>>(dims: impl IntoIterator<Item = D>) -> Result<Self> {
+        let dims = into_dims(dims);
+        check_dims("row", &dims)?;
+        let values = values(&dims);
+        Self::build(LayoutNode::Row { dims }, values, true)
+    }
+
+    /// `lego.col [n⃗]`: column-major, i.e. `reg_p` with the reversed permutation.
+    pub fn col<D: Into<Dim>>(dims: impl IntoIterator<Item = D>) -> Result<Self> {
+        let dims = into_dims(dims);
+        check_dims("col", &dims)?;
+        let values = values(&dims);
+        Self::build(LayoutNode::Col { dims }, values, true)
+    }
+
+    /// `lego.reg_p perm [σ] dims [n⃗]`: `apply(i⃗) = B(σ(n⃗), σ(i⃗))` with `σ(v) = [v[σ0], v[σ1], …]`.
+    pub fn reg_p<D: Into<Dim>>(
+        perm: impl IntoIterator<Item = usize>,
+        dims: impl IntoIterator<Item = D>,
+    ) -> Result<Self> {
+        let perm: Vec<usize> = perm.into_iter().collect();
+        let dims = into_dims(dims);
+        check_dims("reg_p", &dims)?;
+        if perm.len() != dims.len() {
+            return Err(AlgebraError::PermutationRankMismatch { perm_rank: perm.len(), dims_rank: dims.len() });
+        }
+        let mut seen = vec![false; perm.len()];
+        for &p in &perm {
+            match seen.get_mut(p) {
+                Some(slot) if !*slot => *slot = true,
+                _ => return Err(AlgebraError::InvalidPermutation { max: perm.len() - 1 }),
+            }
+        }
+        let values = values(&dims);
+        Self::build(LayoutNode::RegP { perm, dims }, values, true)
+    }
+
+    /// `lego.gen_p [n⃗] apply {…} inv {…}` with the map `gen`. Named kinds must be given the dims they
+    /// describe (`rev(n1, n2)` ↔ `[n1, n2]`, `antidiag(n)` ↔ `[n, n]`).
+    pub fn gen_p<D: Into<Dim>>(dims: impl IntoIterator<Item = D>, gen: GenFn) -> Result<Self> {
+        let dims = into_dims(dims);
+        check_dims("gen_p", &dims)?;
+        let values = values(&dims);
+        if let Some(expected) = gen.required_dims() {
+            if expected != values {
+                return Err(AlgebraError::GenDimsMismatch { kind: gen.to_string(), expected, found: values });
+            }
+        }
+        gen.validate()?;
+        let invertible = gen.is_invertible();
+        Self::build(LayoutNode::GenP { dims, gen }, values, invertible)
+    }
+
+    /// `lego.order_by(P1, …, Pq)`: dims are the concatenation; `P1` is the most significant part.
+    pub fn order_by(parts: impl IntoIterator<Item = Layout>) -> Result<Self> {
+        let parts: Vec<Layout> = parts.into_iter().collect();
+        if parts.is_empty() {
+            return Err(AlgebraError::Empty { op: "order_by", what: "layout" });
+        }
+        let values: Vec<u64> = parts.iter().flat_map(|p| p.dims().iter().copied()).collect();
+        let invertible = parts.iter().all(Layout::is_invertible);
+        Self::build(LayoutNode::OrderBy { parts }, values, invertible)
+    }
+
+    /// `lego.group_by [g⃗](O1, …, Ov)`. `apply` runs the objects last to first (so the paper's
+    /// `GroupBy(g).OrderBy(A).OrderBy(B)` is `group_by(g, [B, A])`). Every object must have `Π g⃗` elements.
+    pub fn group_by<D: Into<Dim>>(
+        dims: impl IntoIterator<Item = D>,
+        objects: impl IntoIterator<Item = Layout>,
+    ) -> Result<Self> {
+        let dims = into_dims(dims);
+        check_dims("group_by", &dims)?;
+        let objects: Vec<Layout> = objects.into_iter().collect();
+        let values = values(&dims);
+        let group = checked_product(values.iter().copied(), "the element count of a group_by")?;
+        if let Some((object, o)) = objects.iter().enumerate().find(|(_, o)| o.numel() != group) {
+            return Err(AlgebraError::GroupProductMismatch { group, object, numel: o.numel() });
+        }
+        let invertible = objects.iter().all(Layout::is_invertible);
+        Self::build(LayoutNode::GroupBy { dims, objects }, values, invertible)
+    }
+
+    /// `lego.tile_by L tile_dims [[a⃗], [b⃗], …]`: `L` must be an `order_by`; every level has `rank(L)`
+    /// entries and, for each dim `k`, `a_k·b_k·… = dim_k(L)`. The logical index is
+    /// `(level-0 indices…, level-1 indices…, …)`.
+    pub fn tile_by<D, Level>(inner: Layout, tile_dims: impl IntoIterator<Item = Level>) -> Result<Self>
+    where
+        D: Into<Dim>,
+        Level: IntoIterator<Item = D>,
+    {
+        if !matches!(inner.node(), LayoutNode::OrderBy { .. }) {
+            return Err(AlgebraError::TileInputNotOrderBy);
+        }
+        let tile_dims: Vec<Vec<Dim>> = tile_dims.into_iter().map(into_dims).collect();
+        if tile_dims.is_empty() {
+            return Err(AlgebraError::Empty { op: "tile_by", what: "tiling level" });
+        }
+        let rank = inner.rank();
+        if let Some(level) = tile_dims.iter().find(|level| level.len() != rank) {
+            return Err(AlgebraError::TileRankMismatch { level_len: level.len(), input_rank: rank });
+        }
+        if let Some(zero) = tile_dims.iter().flatten().find(|d| d.value == 0) {
+            return Err(AlgebraError::NonPositiveTileDimension(zero.value));
+        }
+        // The total product comes first: when it differs some per-dim product differs too, and the total
+        // is the message the dialect contract names.
+        let tile = checked_product(tile_dims.iter().flatten().map(|d| d.value), "the product of tile dims")?;
+        if tile != inner.numel() {
+            return Err(AlgebraError::TileProductMismatch { tile, input: inner.numel() });
+        }
+        for (k, &size) in inner.dims().iter().enumerate() {
+            let product = checked_product(tile_dims.iter().map(|level| level[k].value), "the product of tile dims")?;
+            if product != size {
+                return Err(AlgebraError::TileDimensionProductMismatch { dim: k, tile: product, input: size });
+            }
+        }
+        let values: Vec<u64> = tile_dims.iter().flatten().map(|d| d.value).collect();
+        let invertible = inner.is_invertible();
+        Self::build(LayoutNode::TileBy { inner, tile_dims }, values, invertible)
+    }
+
+    /// `lego.expand_by L dims [n⃗] to [m⃗]` (partial tiles): `L` is a layout over the expanded shape
+    /// (`numel(L) = Π m⃗`), its flat output is read as an index into `m⃗`, and positions outside `n⃗`
+    /// have no element. The logical dims are `dims(L)`; valid inverse inputs are `[0, Π n⃗)`.
+    pub fn expand_by<D1: Into<Dim>, D2: Into<Dim>>(
+        inner: Layout,
+        dims: impl IntoIterator<Item = D1>,
+        to: impl IntoIterator<Item = D2>,
+    ) -> Result<Self> {
+        let dims = into_dims(dims);
+        let to = into_dims(to);
+        check_dims("expand_by", &dims)?;
+        check_dims("expand_by", &to)?;
+        if dims.len() != to.len() {
+            return Err(AlgebraError::ExpandRankMismatch { dims_rank: dims.len(), to_rank: to.len() });
+        }
+        if let Some((dim, (n, m))) = dims.iter().zip(&to).enumerate().find(|(_, (n, m))| n.value > m.value) {
+            return Err(AlgebraError::ExpandDimensionTooLarge { dim, size: n.value, to: m.value });
+        }
+        let volume = checked_product(to.iter().map(|d| d.value), "the expanded volume")?;
+        if volume != inner.numel() {
+            return Err(AlgebraError::ExpandVolumeMismatch { to: volume, input: inner.numel() });
+        }
+        let values = inner.dims().to_vec();
+        let invertible = inner.is_invertible();
+        Self::build(LayoutNode::ExpandBy { inner, dims, to }, values, invertible)
+    }
+
+    /// The structure of this layout.
+    pub fn node(&self) -> &LayoutNode {
+        &self.0.node
+    }
+
+    /// The logical dims: the sizes of the indices `apply` takes.
+    pub fn dims(&self) -> &[u64] {
+        &self.0.dims
+    }
+
+    /// The number of logical indices `apply` takes.
+    pub fn rank(&self) -> usize {
+        self.0.dims.len()
+    }
+
+    /// `Π dims()`: the size of the logical index space. Construction rejects layouts where it overflows
+    /// `u64`, so this cannot fail.
+    pub fn numel(&self) -> u64 {
+        self.0.numel
+    }
+
+    /// The exclusive bound of valid `apply_inverse` inputs, i.e. the number of physical elements:
+    /// `Π n⃗` for an `expand_by`, `numel()` for everything else.
+    pub fn codomain_size(&self) -> u64 {
+        match self.node() {
+            // Validated at construction: Π n⃗ ≤ Π m⃗ = numel(L).
+            LayoutNode::ExpandBy { dims, .. } => dims.iter().map(|d| d.value).product(),
+            _ => self.numel(),
+        }
+    }
+
+    /// Whether `apply_inverse` is defined: false when an apply-only `gen_p` occurs anywhere inside.
+    pub fn is_invertible(&self) -> bool {
+        self.0.invertible
+    }
+
+    /// The direct sub-layouts, in the order they appear in the op's operand list.
+    pub fn children(&self) -> Vec<&Layout> {
+        match self.node() {
+            LayoutNode::Row { .. } | LayoutNode::Col { .. } | LayoutNode::RegP { .. } | LayoutNode::GenP { .. } => {
+                Vec::new()
+            }
+            LayoutNode::OrderBy { parts } => parts.iter().collect(),
+            LayoutNode::GroupBy { objects, .. } => objects.iter().collect(),
+            LayoutNode::TileBy { inner, .. } | LayoutNode::ExpandBy { inner, .. } => vec![inner],
+        }
+    }
+
+    /// The size entries written in this node's own op, in textual order (for `reg_p`, the `dims` list;
+    /// for `tile_by`, the levels flattened; for `expand_by`, `dims` then `to`).
+    pub fn own_dim_entries(&self) -> Vec<Dim> {
+        match self.node() {
+            LayoutNode::Row { dims }
+            | LayoutNode::Col { dims }
+            | LayoutNode::RegP { dims, .. }
+            | LayoutNode::GenP { dims, .. }
+            | LayoutNode::GroupBy { dims, .. } => dims.clone(),
+            LayoutNode::OrderBy { .. } => Vec::new(),
+            LayoutNode::TileBy { tile_dims, .. } => tile_dims.iter().flatten().copied().collect(),
+            LayoutNode::ExpandBy { dims, to, .. } => dims.iter().chain(to).copied().collect(),
+        }
+    }
+
+    /// The values of all symbolic size entries, children before parents and each op's entries in textual
+    /// order. This is the order in which [`crate::mlir`] passes them as function arguments.
+    pub fn symbolic_sizes(&self) -> Vec<u64> {
+        let mut out = Vec::new();
+        self.collect_symbolic(&mut out);
+        out
+    }
+
+    fn collect_symbolic(&self, out: &mut Vec<u64>) {
+        for child in self.children() {
+            child.collect_symbolic(out);
+        }
+        out.extend(self.own_dim_entries().iter().filter(|d| d.symbolic).map(|d| d.value));
+    }
+
+    /// The number of layout ops in the tree (shared sub-layouts counted once per use).
+    pub fn op_count(&self) -> usize {
+        1 + self.children().iter().map(|c| c.op_count()).sum::<usize>()
+    }
+
+    /// The depth of the tree (1 for a primitive).
+    pub fn depth(&self) -> usize {
+        1 + self.children().iter().map(|c| c.depth()).max().unwrap_or(0)
+    }
+}
+
+fn write_list<T: fmt::Display>(f: &mut fmt::Formatter<'_>, items: &[T]) -> fmt::Result {
+    write!(f, "[")?;
+    for (k, item) in items.iter().enumerate() {
+        if k > 0 {
+            write!(f, ", ")?;
+        }
+        write!(f, "{item}")?;
+    }
+    write!(f, "]")
+}
+
+fn write_layouts(f: &mut fmt::Formatter<'_>, layouts: &[Layout]) -> fmt::Result {
+    write!(f, "(")?;
+    for (k, l) in layouts.iter().enumerate() {
+        if k > 0 {
+            write!(f, ", ")?;
+        }
+        write!(f, "{l}")?;
+    }
+    write!(f, ")")
+}
+
+/// A one-line nested notation close to the dialect syntax, e.g.
+/// `group_by [6, 4](order_by(reg_p perm [1, 0] dims [2, 2], gen_p [3, 2] rev(3, 2)))`.
+impl fmt::Display for Layout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.node() {
+            LayoutNode::Row { dims } => {
+                write!(f, "row ")?;
+                write_list(f, dims)
+            }
+            LayoutNode::Col { dims } => {
+                write!(f, "col ")?;
+                write_list(f, dims)
+            }
+            LayoutNode::RegP { perm, dims } => {
+                write!(f, "reg_p perm ")?;
+                write_list(f, perm)?;
+                write!(f, " dims ")?;
+                write_list(f, dims)
+            }
+            LayoutNode::GenP { dims, gen } => {
+                write!(f, "gen_p ")?;
+                write_list(f, dims)?;
+                write!(f, " {gen}")
+            }
+            LayoutNode::OrderBy { parts } => {
+                write!(f, "order_by")?;
+                write_layouts(f, parts)
+            }
+            LayoutNode::GroupBy { dims, objects } => {
+                write!(f, "group_by ")?;
+                write_list(f, dims)?;
+                write_layouts(f, objects)
+            }
+            LayoutNode::TileBy { inner, tile_dims } => {
+                write!(f, "tile_by {inner} tile_dims [")?;
+                for (k, level) in tile_dims.iter().enumerate() {
+                    if k > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write_list(f, level)?;
+                }
+                write!(f, "]")
+            }
+            LayoutNode::ExpandBy { inner, dims, to } => {
+                write!(f, "expand_by {inner} dims ")?;
+                write_list(f, dims)?;
+                write!(f, " to ")?;
+                write_list(f, to)
+            }
+        }
+    }
+}
+
+impl fmt::Debug for Layout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Layout({self})")
+    }
+}

@@ -1,0 +1,545 @@
+//! Typed access to `lego` ops: what kind an op is, its (mixed static/SSA) dimension lists, the layout a
+//! value was built from, and builders that create each op in its generic form (docs/generic-form.md).
+//!
+//! Everything that reads lego IR (verifier, lowering, verification passes, embedders) goes through here, so
+//! the attribute encoding is known in one place.
+
+use melior::{
+    ir::{
+        attribute::{ArrayAttribute, DenseI32ArrayAttribute, DenseI64ArrayAttribute, IntegerAttribute},
+        block::BlockLike,
+        operation::{OperationBuilder, OperationLike, OperationResult},
+        r#type::{Type, TypeLike},
+        Attribute, BlockRef, Identifier, Location, Operation, OperationRef, Region, RegionLike, RegionRef,
+        Value, ValueLike,
+    },
+    Context,
+};
+
+/// The `static_dims` entry that stands for an SSA size (MLIR's `ShapedType::kDynamic`).
+pub const DYNAMIC: i64 = i64::MIN;
+
+/// Every op of the dialect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OpKind {
+    Row,
+    Col,
+    RegP,
+    GenP,
+    OrderBy,
+    GroupBy,
+    TileBy,
+    ExpandBy,
+    Apply,
+    ApplyInverse,
+    CastView,
+    Load,
+    Store,
+    Check,
+    Assume,
+    AssumeBounds,
+    AssertApplyBounds,
+    AssertInvBounds,
+}
+
+impl OpKind {
+    pub const ALL: [OpKind; 18] = [
+        OpKind::Row,
+        OpKind::Col,
+        OpKind::RegP,
+        OpKind::GenP,
+        OpKind::OrderBy,
+        OpKind::GroupBy,
+        OpKind::TileBy,
+        OpKind::ExpandBy,
+        OpKind::Apply,
+        OpKind::ApplyInverse,
+        OpKind::CastView,
+        OpKind::Load,
+        OpKind::Store,
+        OpKind::Check,
+        OpKind::Assume,
+        OpKind::AssumeBounds,
+        OpKind::AssertApplyBounds,
+        OpKind::AssertInvBounds,
+    ];
+
+    /// The full op name, e.g. `lego.reg_p`.
+    pub fn name(self) -> &'static str {
+        match self {
+            OpKind::Row => "lego.row",
+            OpKind::Col => "lego.col",
+            OpKind::RegP => "lego.reg_p",
+            OpKind::GenP => "lego.gen_p",
+            OpKind::OrderBy => "lego.order_by",
+            OpKind::GroupBy => "lego.group_by",
+            OpKind::TileBy => "lego.tile_by",
+            OpKind::ExpandBy => "lego.expand_by",
+            OpKind::Apply => "lego.apply",
+            OpKind::ApplyInverse => "lego.apply_inverse",
+            OpKind::CastView => "lego.cast_view",
+            OpKind::Load => "lego.load",
+            OpKind::Store => "lego.store",
+            OpKind::Check => "lego.check",
+            OpKind::Assume => "lego.assume",
+            OpKind::AssumeBounds => "lego.assume_bounds",
+            OpKind::AssertApplyBounds => "lego.assert_apply_bounds",
+            OpKind::AssertInvBounds => "lego.assert_inv_bounds",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<OpKind> {
+        OpKind::ALL.into_iter().find(|kind| kind.name() == name)
+    }
+
+    pub fn of<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> Option<OpKind> {
+        op.name().as_string_ref().as_str().ok().and_then(OpKind::from_name)
+    }
+
+    /// Ops whose result is a `!lego.layout`.
+    pub fn is_layout_constructor(self) -> bool {
+        matches!(
+            self,
+            OpKind::Row
+                | OpKind::Col
+                | OpKind::RegP
+                | OpKind::GenP
+                | OpKind::OrderBy
+                | OpKind::GroupBy
+                | OpKind::TileBy
+                | OpKind::ExpandBy
+        )
+    }
+}
+
+/// One entry of a dimension list: a literal written in the source, or an SSA `index` value.
+#[derive(Clone, Copy, Debug)]
+pub enum Dim<'c, 'a> {
+    Static(i64),
+    Dynamic(Value<'c, 'a>),
+}
+
+impl<'c, 'a> Dim<'c, 'a> {
+    /// The size when it is known at compile time: a literal, or an SSA value defined by `arith.constant`
+    /// (the spec counts those as known, so `%c0` used as a dim is rejected like a literal `0`).
+    pub fn known(&self) -> Option<i64> {
+        match self {
+            Dim::Static(value) => Some(*value),
+            Dim::Dynamic(value) => constant_index_value(*value),
+        }
+    }
+}
+
+/// Value of `v` if it is the result of an integer `arith.constant`.
+pub fn constant_index_value(value: Value) -> Option<i64> {
+    let owner = OperationResult::try_from(value).ok()?.owner();
+    if owner.name().as_string_ref().as_str().ok()? != "arith.constant" {
+        return None;
+    }
+    IntegerAttribute::try_from(owner.attribute("value").ok()?).ok().map(|attribute| attribute.value())
+}
+
+/// Product of the sizes when all are known (checked: `None` on overflow or any unknown size).
+pub fn known_product(dims: &[Dim]) -> Option<i64> {
+    dims.iter().try_fold(1i64, |product, dim| product.checked_mul(dim.known()?))
+}
+
+/// Errors in the encoding of an op (its generic form was written by hand, or by a buggy producer).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AccessError {
+    #[error("requires attribute '{0}'")]
+    MissingAttribute(&'static str),
+    #[error("attribute '{0}' must be {1}")]
+    BadAttribute(&'static str, &'static str),
+    #[error("'{attribute}' has {dynamic} dynamic entries but the op has {operands} size operands")]
+    DynamicCountMismatch { attribute: &'static str, dynamic: usize, operands: usize },
+}
+
+/// A layout constructor op, read structurally.
+pub enum LayoutOp<'c, 'a> {
+    Row { dims: Vec<Dim<'c, 'a>> },
+    Col { dims: Vec<Dim<'c, 'a>> },
+    RegP { perm: Vec<i64>, dims: Vec<Dim<'c, 'a>> },
+    /// `inverse` is `None` for an apply-only gen_p (empty second region).
+    GenP { dims: Vec<Dim<'c, 'a>>, apply: RegionRef<'c, 'a>, inverse: Option<RegionRef<'c, 'a>> },
+    OrderBy { objects: Vec<Value<'c, 'a>> },
+    GroupBy { dims: Vec<Dim<'c, 'a>>, objects: Vec<Value<'c, 'a>> },
+    TileBy { inner: Value<'c, 'a>, levels: Vec<Vec<Dim<'c, 'a>>> },
+    ExpandBy { inner: Value<'c, 'a>, dims: Vec<Dim<'c, 'a>>, to_dims: Vec<Dim<'c, 'a>> },
+}
+
+fn dense_i64(op: &OperationRef, name: &'static str) -> Result<Vec<i64>, AccessError> {
+    let attribute = op.attribute(name).map_err(|_| AccessError::MissingAttribute(name))?;
+    dense_i64_values(attribute).ok_or(AccessError::BadAttribute(name, "an array<i64: ...>"))
+}
+
+fn dense_i64_values(attribute: Attribute) -> Option<Vec<i64>> {
+    let array = DenseI64ArrayAttribute::try_from(attribute).ok()?;
+    (0..array.len()).map(|index| array.element(index).ok()).collect()
+}
+
+/// Pairs static entries with the SSA operands that fill their `DYNAMIC` slots, in order.
+fn mix<'c, 'a>(
+    attribute: &'static str,
+    statics: &[i64],
+    operands: &mut impl Iterator<Item = Value<'c, 'a>>,
+) -> Result<Vec<Dim<'c, 'a>>, AccessError> {
+    let dynamic = statics.iter().filter(|value| **value == DYNAMIC).count();
+    let mut taken = 0;
+    statics
+        .iter()
+        .map(|value| {
+            if *value != DYNAMIC {
+                return Ok(Dim::Static(*value));
+            }
+            taken += 1;
+            operands.next().map(Dim::Dynamic).ok_or(AccessError::DynamicCountMismatch {
+                attribute,
+                dynamic,
+                operands: taken - 1,
+            })
+        })
+        .collect()
+}
+
+/// Size of each operand segment of an op with `operandSegmentSizes`.
+fn segments(op: &OperationRef, count: usize) -> Result<Vec<usize>, AccessError> {
+    const NAME: &str = "operandSegmentSizes";
+    let attribute = op.attribute(NAME).map_err(|_| AccessError::MissingAttribute(NAME))?;
+    let array = DenseI32ArrayAttribute::try_from(attribute)
+        .map_err(|_| AccessError::BadAttribute(NAME, "an array<i32: ...>"))?;
+    let sizes: Option<Vec<usize>> =
+        (0..array.len()).map(|index| array.element(index).ok().and_then(|v| usize::try_from(v).ok())).collect();
+    match sizes {
+        Some(sizes) if sizes.len() == count => Ok(sizes),
+        _ => Err(AccessError::BadAttribute(NAME, "one non-negative entry per operand group")),
+    }
+}
+
+fn ensure_consumed<'c, 'a>(
+    attribute: &'static str,
+    statics: &[i64],
+    rest: impl Iterator<Item = Value<'c, 'a>>,
+) -> Result<(), AccessError> {
+    let extra = rest.count();
+    if extra == 0 {
+        return Ok(());
+    }
+    let dynamic = statics.iter().filter(|value| **value == DYNAMIC).count();
+    Err(AccessError::DynamicCountMismatch { attribute, dynamic, operands: dynamic + extra })
+}
+
+/// Reads a layout constructor op; `Ok(None)` for any other op.
+pub fn layout_op<'c, 'a>(op: OperationRef<'c, 'a>) -> Result<Option<LayoutOp<'c, 'a>>, AccessError> {
+    let Some(kind) = OpKind::of(&op) else { return Ok(None) };
+    let mut operands = op.operands();
+    let layout = match kind {
+        OpKind::Row | OpKind::Col | OpKind::RegP | OpKind::GenP => {
+            let statics = dense_i64(&op, "static_dims")?;
+            let dims = mix("static_dims", &statics, &mut operands)?;
+            ensure_consumed("static_dims", &statics, operands)?;
+            match kind {
+                OpKind::Row => LayoutOp::Row { dims },
+                OpKind::Col => LayoutOp::Col { dims },
+                OpKind::RegP => LayoutOp::RegP { perm: dense_i64(&op, "perm")?, dims },
+                _ => {
+                    let apply = op.region(0).map_err(|_| AccessError::BadAttribute("apply", "a region"))?;
+                    let inverse = op.region(1).ok().filter(|region| region.first_block().is_some());
+                    LayoutOp::GenP { dims, apply, inverse }
+                }
+            }
+        }
+        OpKind::OrderBy => LayoutOp::OrderBy { objects: operands.collect() },
+        OpKind::GroupBy => {
+            let sizes = segments(&op, 2)?;
+            let statics = dense_i64(&op, "static_dims")?;
+            let mut dim_operands = operands.by_ref().take(sizes[0]).collect::<Vec<_>>().into_iter();
+            let dims = mix("static_dims", &statics, &mut dim_operands)?;
+            ensure_consumed("static_dims", &statics, dim_operands)?;
+            LayoutOp::GroupBy { dims, objects: operands.collect() }
+        }
+        OpKind::TileBy => {
+            let inner = operands.next().ok_or(AccessError::BadAttribute("inner", "a layout operand"))?;
+            const NAME: &str = "static_tile_dims";
+            let attribute = op.attribute(NAME).map_err(|_| AccessError::MissingAttribute(NAME))?;
+            let array = ArrayAttribute::try_from(attribute)
+                .map_err(|_| AccessError::BadAttribute(NAME, "an array of array<i64: ...>"))?;
+            let mut levels = Vec::with_capacity(array.len());
+            let mut all_statics = Vec::new();
+            for index in 0..array.len() {
+                let statics = array
+                    .element(index)
+                    .ok()
+                    .and_then(dense_i64_values)
+                    .ok_or(AccessError::BadAttribute(NAME, "an array of array<i64: ...>"))?;
+                levels.push(mix(NAME, &statics, &mut operands)?);
+                all_statics.extend(statics);
+            }
+            ensure_consumed(NAME, &all_statics, operands)?;
+            LayoutOp::TileBy { inner, levels }
+        }
+        OpKind::ExpandBy => {
+            let sizes = segments(&op, 3)?;
+            let inner = operands.next().ok_or(AccessError::BadAttribute("inner", "a layout operand"))?;
+            let statics = dense_i64(&op, "static_dims")?;
+            let to_statics = dense_i64(&op, "static_to_dims")?;
+            let mut dim_operands = operands.by_ref().take(sizes[1]).collect::<Vec<_>>().into_iter();
+            let dims = mix("static_dims", &statics, &mut dim_operands)?;
+            ensure_consumed("static_dims", &statics, dim_operands)?;
+            let to_dims = mix("static_to_dims", &to_statics, &mut operands)?;
+            ensure_consumed("static_to_dims", &to_statics, operands)?;
+            LayoutOp::ExpandBy { inner, dims, to_dims }
+        }
+        _ => return Ok(None),
+    };
+    Ok(Some(layout))
+}
+
+/// The layout constructor that defines `value`, if `value` is an op result (not a block argument, e.g. a
+/// layout passed into a function) and the op is well formed.
+pub fn defining_layout<'c, 'a>(value: Value<'c, 'a>) -> Option<(OperationRef<'c, 'a>, LayoutOp<'c, 'a>)> {
+    let owner = OperationResult::try_from(value).ok()?.owner();
+    layout_op(owner).ok().flatten().map(|layout| (owner, layout))
+}
+
+/// What is statically known about a layout value: its logical dims (`None` where unknown beyond the rank) and
+/// whether every piece has an inverse. `None` overall when the value's construction is not visible.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LayoutShape {
+    pub dims: Vec<Option<i64>>,
+    pub invertible: bool,
+}
+
+impl LayoutShape {
+    pub fn rank(&self) -> usize {
+        self.dims.len()
+    }
+    /// Number of elements, when every dim is known.
+    pub fn volume(&self) -> Option<i64> {
+        self.dims.iter().try_fold(1i64, |product, dim| product.checked_mul((*dim)?))
+    }
+}
+
+fn knowns(dims: &[Dim]) -> Vec<Option<i64>> {
+    dims.iter().map(Dim::known).collect()
+}
+
+/// Computes [`LayoutShape`] by following the constructors that define `value`.
+pub fn layout_shape(value: Value) -> Option<LayoutShape> {
+    let (_, layout) = defining_layout(value)?;
+    Some(match layout {
+        LayoutOp::Row { dims } | LayoutOp::Col { dims } | LayoutOp::RegP { dims, .. } => {
+            LayoutShape { dims: knowns(&dims), invertible: true }
+        }
+        LayoutOp::GenP { dims, inverse, .. } => LayoutShape { dims: knowns(&dims), invertible: inverse.is_some() },
+        LayoutOp::OrderBy { objects } => {
+            let mut shape = LayoutShape { dims: Vec::new(), invertible: true };
+            for object in objects {
+                let object = layout_shape(object)?;
+                shape.dims.extend(object.dims);
+                shape.invertible &= object.invertible;
+            }
+            shape
+        }
+        LayoutOp::GroupBy { dims, objects } => {
+            let mut invertible = true;
+            for object in objects {
+                // An object whose construction is hidden is assumed invertible here; lowering re-checks.
+                invertible &= layout_shape(object).is_none_or(|shape| shape.invertible);
+            }
+            LayoutShape { dims: knowns(&dims), invertible }
+        }
+        LayoutOp::TileBy { inner, levels } => {
+            let invertible = layout_shape(inner).is_none_or(|shape| shape.invertible);
+            LayoutShape { dims: levels.iter().flat_map(|level| knowns(level)).collect(), invertible }
+        }
+        LayoutOp::ExpandBy { inner, dims, .. } => {
+            let invertible = layout_shape(inner).is_none_or(|shape| shape.invertible);
+            LayoutShape { dims: knowns(&dims), invertible }
+        }
+    })
+}
+
+/// The index operands of `apply`/`load`/`store`/`assert_apply_bounds` (everything after the layout or view).
+pub fn index_operands<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
+    let skip = match OpKind::of(&op) {
+        Some(OpKind::Store) => 2,
+        _ => 1,
+    };
+    op.operands().skip(skip).collect()
+}
+
+/// The first block of a region, if any.
+pub fn entry_block<'c, 'a>(region: RegionRef<'c, 'a>) -> Option<BlockRef<'c, 'a>> {
+    region.first_block()
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Builders. Each returns a detached generic op; the caller inserts it. Types are parsed once per call
+// because IRDL types have no C API constructor besides the parser.
+
+/// `!lego.layout` in `context`.
+pub fn layout_type(context: &Context) -> Type<'_> {
+    Type::parse(context, "!lego.layout").expect("!lego.layout parses once the dialect is registered")
+}
+
+/// `index` in `context`.
+pub fn index_type(context: &Context) -> Type<'_> {
+    Type::index(context)
+}
+
+fn split_dims<'c, 'a>(dims: &[Dim<'c, 'a>]) -> (Vec<i64>, Vec<Value<'c, 'a>>) {
+    let statics = dims.iter().map(|dim| if let Dim::Static(v) = dim { *v } else { DYNAMIC }).collect();
+    let dynamics = dims.iter().filter_map(|dim| if let Dim::Dynamic(v) = dim { Some(*v) } else { None }).collect();
+    (statics, dynamics)
+}
+
+fn named<'c>(context: &'c Context, name: &str, attribute: Attribute<'c>) -> (Identifier<'c>, Attribute<'c>) {
+    (Identifier::new(context, name), attribute)
+}
+
+fn build(builder: OperationBuilder) -> Operation {
+    // The builders only produce well-formed generic ops; creation can only fail on a null context.
+    builder.build().expect("lego op builders produce valid operation states")
+}
+
+/// `lego.row` / `lego.col` / `lego.reg_p` (give `perm` for reg_p).
+pub fn build_permutation_layout<'c>(
+    context: &'c Context,
+    location: Location<'c>,
+    kind: OpKind,
+    perm: Option<&[i64]>,
+    dims: &[Dim<'c, '_>],
+) -> Operation<'c> {
+    let (statics, dynamics) = split_dims(dims);
+    let mut attributes = vec![named(context, "static_dims", DenseI64ArrayAttribute::new(context, &statics).into())];
+    if let Some(perm) = perm {
+        attributes.push(named(context, "perm", DenseI64ArrayAttribute::new(context, perm).into()));
+    }
+    build(
+        OperationBuilder::new(kind.name(), location)
+            .add_operands(&dynamics)
+            .add_attributes(&attributes)
+            .add_results(&[layout_type(context)]),
+    )
+}
+
+/// `lego.gen_p` with its `apply` region and optional `inv` region (pass an empty region for apply-only).
+pub fn build_gen_p<'c>(
+    context: &'c Context,
+    location: Location<'c>,
+    dims: &[Dim<'c, '_>],
+    apply: Region<'c>,
+    inverse: Region<'c>,
+) -> Operation<'c> {
+    let (statics, dynamics) = split_dims(dims);
+    build(
+        OperationBuilder::new(OpKind::GenP.name(), location)
+            .add_operands(&dynamics)
+            .add_attributes(&[named(context, "static_dims", DenseI64ArrayAttribute::new(context, &statics).into())])
+            .add_regions([apply, inverse])
+            .add_results(&[layout_type(context)]),
+    )
+}
+
+/// `lego.order_by(objects...)`.
+pub fn build_order_by<'c>(context: &'c Context, location: Location<'c>, objects: &[Value<'c, '_>]) -> Operation<'c> {
+    build(OperationBuilder::new(OpKind::OrderBy.name(), location).add_operands(objects).add_results(&[layout_type(context)]))
+}
+
+/// `lego.group_by [dims](objects...)`.
+pub fn build_group_by<'c>(
+    context: &'c Context,
+    location: Location<'c>,
+    dims: &[Dim<'c, '_>],
+    objects: &[Value<'c, '_>],
+) -> Operation<'c> {
+    let (statics, dynamics) = split_dims(dims);
+    let segments = [dynamics.len() as i32, objects.len() as i32];
+    let mut operands = dynamics;
+    operands.extend_from_slice(objects);
+    build(
+        OperationBuilder::new(OpKind::GroupBy.name(), location)
+            .add_operands(&operands)
+            .add_attributes(&[
+                named(context, "static_dims", DenseI64ArrayAttribute::new(context, &statics).into()),
+                named(context, "operandSegmentSizes", DenseI32ArrayAttribute::new(context, &segments).into()),
+            ])
+            .add_results(&[layout_type(context)]),
+    )
+}
+
+/// `lego.tile_by inner tile_dims [[level0...], [level1...], ...]`.
+pub fn build_tile_by<'c>(
+    context: &'c Context,
+    location: Location<'c>,
+    inner: Value<'c, '_>,
+    levels: &[Vec<Dim<'c, '_>>],
+) -> Operation<'c> {
+    let mut operands = vec![inner];
+    let mut level_attributes = Vec::with_capacity(levels.len());
+    for level in levels {
+        let (statics, dynamics) = split_dims(level);
+        level_attributes.push(DenseI64ArrayAttribute::new(context, &statics).into());
+        operands.extend(dynamics);
+    }
+    build(
+        OperationBuilder::new(OpKind::TileBy.name(), location)
+            .add_operands(&operands)
+            .add_attributes(&[named(context, "static_tile_dims", ArrayAttribute::new(context, &level_attributes).into())])
+            .add_results(&[layout_type(context)]),
+    )
+}
+
+/// `lego.apply layout(indices...)`.
+pub fn build_apply<'c>(
+    context: &'c Context,
+    location: Location<'c>,
+    layout: Value<'c, '_>,
+    indices: &[Value<'c, '_>],
+) -> Operation<'c> {
+    let mut operands = vec![layout];
+    operands.extend_from_slice(indices);
+    build(OperationBuilder::new(OpKind::Apply.name(), location).add_operands(&operands).add_results(&[index_type(context)]))
+}
+
+/// `lego.apply_inverse layout(flat) -> rank indices`.
+pub fn build_apply_inverse<'c>(
+    context: &'c Context,
+    location: Location<'c>,
+    layout: Value<'c, '_>,
+    flat: Value<'c, '_>,
+    rank: usize,
+) -> Operation<'c> {
+    build(
+        OperationBuilder::new(OpKind::ApplyInverse.name(), location)
+            .add_operands(&[layout, flat])
+            .add_results(&vec![index_type(context); rank]),
+    )
+}
+
+/// The value yielded by each region terminator: gen_p regions end in `smt.yield` (docs/generic-form.md).
+pub const REGION_TERMINATOR: &str = "smt.yield";
+
+/// The operands of a gen_p region's terminator, if the region has the expected shape.
+pub fn yielded_values<'c, 'a>(region: RegionRef<'c, 'a>) -> Option<Vec<Value<'c, 'a>>> {
+    let terminator = region.first_block()?.terminator()?;
+    (terminator.name().as_string_ref().as_str().ok()? == REGION_TERMINATOR).then(|| terminator.operands().collect())
+}
+
+/// Visits `root` and every op nested in it, parents before children, in IR order. A plain Rust walk (rather
+/// than `mlirOperationWalk`) so no callback runs under C++ frames.
+pub fn walk_ops<'c, 'a>(root: OperationRef<'c, 'a>, visit: &mut dyn FnMut(OperationRef<'c, 'a>)) {
+    visit(root);
+    for region in root.regions() {
+        let mut block = region.first_block();
+        while let Some(current) = block {
+            let mut op = current.first_operation();
+            while let Some(nested) = op {
+                walk_ops(nested, visit);
+                op = nested.next_in_block();
+            }
+            block = current.next_in_region();
+        }
+    }
+}

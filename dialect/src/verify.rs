@@ -1,0 +1,385 @@
+//! The dialect's verifier: every rule of `shared/spec/dialect.md` that IRDL cannot express (IRDL already
+//! checks operand/result types and counts). Runs after parsing and after every pass (`lego-opt` inserts it);
+//! each failure is an `error:` at the op, worded `'lego.<op>' op <reason>` like MLIR's own op verifiers.
+
+use crate::ops::{
+    layout_op, layout_shape, walk_ops, yielded_values, AccessError, Dim, LayoutOp, LayoutShape, OpKind,
+    REGION_TERMINATOR,
+};
+use melior::ir::{
+    block::BlockLike,
+    operation::OperationLike,
+    r#type::{Type, TypeLike},
+    Location, OperationRef, RegionLike, RegionRef, ValueLike,
+};
+
+/// One verifier failure.
+#[derive(Clone, Debug)]
+pub struct VerifyError<'c> {
+    pub location: Location<'c>,
+    /// Full message, including the `'lego.<op>' op ` prefix.
+    pub message: String,
+}
+
+/// Verifies every lego op nested in `root` (and `root` itself). Returns the failures in IR order.
+pub fn verify<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Vec<VerifyError<'c>> {
+    let mut errors = Vec::new();
+    let root = unsafe { OperationRef::from_raw(root.to_raw()) };
+    walk_ops(root, &mut |op| {
+        if let Some(kind) = OpKind::of(&op) {
+            if let Err(reason) = verify_op(kind, op) {
+                errors.push(VerifyError { location: op.location(), message: format!("'{}' op {reason}", kind.name()) });
+            }
+        }
+    });
+    errors
+}
+
+/// Verifies and reports each failure through the context's diagnostic engine (so `--verify-diagnostics` and
+/// embedders' handlers see them). Returns whether the IR is valid.
+pub fn verify_and_emit<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> bool {
+    let errors = verify(root);
+    for error in &errors {
+        emit_error(error.location, &error.message);
+    }
+    errors.is_empty()
+}
+
+/// Emits an error diagnostic at `location` through MLIR's diagnostic engine.
+pub fn emit_error(location: Location, message: &str) {
+    // The C API takes a NUL-terminated string; interior NULs cannot come from our messages but are stripped
+    // rather than trusted.
+    let message = std::ffi::CString::new(message.replace('\0', "")).unwrap_or_default();
+    unsafe { mlir_sys::mlirEmitError(location.to_raw(), message.as_ptr()) }
+}
+
+type Check = Result<(), String>;
+
+fn verify_op(kind: OpKind, op: OperationRef) -> Check {
+    if kind.is_layout_constructor() {
+        let layout = layout_op(op).map_err(|error: AccessError| error.to_string())?;
+        return match layout {
+            Some(layout) => verify_layout(layout),
+            None => Ok(()),
+        };
+    }
+    match kind {
+        OpKind::Apply | OpKind::AssertApplyBounds => {
+            let layout = op.operand(0).map_err(|e| e.to_string())?;
+            check_index_count(layout_shape(layout).as_ref(), op.operand_count() - 1)
+        }
+        OpKind::ApplyInverse | OpKind::AssertInvBounds => {
+            let layout = op.operand(0).map_err(|e| e.to_string())?;
+            let shape = layout_shape(layout);
+            if kind == OpKind::ApplyInverse {
+                if let Some(shape) = &shape {
+                    if shape.rank() != op.result_count() {
+                        return Err(format!(
+                            "number of results ({}) does not match layout rank ({})",
+                            op.result_count(),
+                            shape.rank()
+                        ));
+                    }
+                }
+            }
+            check_invertible(shape.as_ref())
+        }
+        OpKind::CastView => verify_cast_view(op),
+        OpKind::Load | OpKind::Store => verify_access(kind, op),
+        OpKind::Check => verify_check(op),
+        _ => Ok(()),
+    }
+}
+
+fn check_index_count(shape: Option<&LayoutShape>, indices: usize) -> Check {
+    match shape {
+        Some(shape) if shape.rank() != indices => {
+            Err(format!("number of indices ({indices}) does not match layout rank ({})", shape.rank()))
+        }
+        _ => Ok(()),
+    }
+}
+
+fn check_invertible(shape: Option<&LayoutShape>) -> Check {
+    match shape {
+        Some(shape) if !shape.invertible => {
+            Err("layout is not invertible: it is built from an apply-only lego.gen_p (no 'inv' region)".into())
+        }
+        _ => Ok(()),
+    }
+}
+
+fn check_positive(dims: &[Dim], what: &str) -> Check {
+    if dims.is_empty() {
+        return Err("expected at least one dimension".into());
+    }
+    for dim in dims {
+        if let Some(size) = dim.known() {
+            if size < 1 {
+                return Err(format!("{what} {size} must be strictly positive"));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn verify_layout(layout: LayoutOp) -> Check {
+    match layout {
+        LayoutOp::Row { dims } | LayoutOp::Col { dims } => check_positive(&dims, "Dimension"),
+        LayoutOp::RegP { perm, dims } => {
+            if perm.len() != dims.len() {
+                return Err(format!(
+                    "Permutation rank {} does not match dimensions rank {}",
+                    perm.len(),
+                    dims.len()
+                ));
+            }
+            check_positive(&dims, "Dimension")?;
+            let mut seen = vec![false; perm.len()];
+            for entry in &perm {
+                match usize::try_from(*entry).ok().filter(|index| *index < perm.len()) {
+                    Some(index) if !seen[index] => seen[index] = true,
+                    _ => {
+                        return Err(format!(
+                            "Invalid permutation: not a permutation of 0..{}",
+                            perm.len().saturating_sub(1)
+                        ))
+                    }
+                }
+            }
+            Ok(())
+        }
+        LayoutOp::GenP { dims, apply, inverse } => {
+            check_positive(&dims, "Dimension")?;
+            verify_region(apply, "apply", dims.len(), 1)?;
+            if let Some(inverse) = inverse {
+                verify_region(inverse, "inv", 1, dims.len())?;
+            }
+            Ok(())
+        }
+        LayoutOp::OrderBy { objects } => {
+            if objects.is_empty() {
+                return Err("expected at least one layout operand".into());
+            }
+            Ok(())
+        }
+        LayoutOp::GroupBy { dims, objects } => {
+            check_positive(&dims, "Dimension")?;
+            let Some(group) = crate::ops::known_product(&dims) else { return Ok(()) };
+            for (position, object) in objects.iter().enumerate() {
+                if let Some(volume) = layout_shape(*object).and_then(|shape| shape.volume()) {
+                    if volume != group {
+                        return Err(format!(
+                            "product of group dims ({group}) does not match the number of elements of object #{position} ({volume})"
+                        ));
+                    }
+                }
+            }
+            Ok(())
+        }
+        LayoutOp::TileBy { inner, levels } => verify_tile_by(inner, &levels),
+        LayoutOp::ExpandBy { inner, dims, to_dims } => {
+            check_positive(&dims, "Dimension")?;
+            check_positive(&to_dims, "Dimension")?;
+            if dims.len() != to_dims.len() {
+                return Err(format!(
+                    "has {} dims but {} expanded ('to') dims",
+                    dims.len(),
+                    to_dims.len()
+                ));
+            }
+            for (position, (dim, to)) in dims.iter().zip(&to_dims).enumerate() {
+                if let (Some(dim), Some(to)) = (dim.known(), to.known()) {
+                    if dim > to {
+                        return Err(format!(
+                            "dimension #{position} ({dim}) is larger than its expanded size ({to})"
+                        ));
+                    }
+                }
+            }
+            if let Some(shape) = layout_shape(inner) {
+                if let (Some(volume), Some(expanded)) = (shape.volume(), crate::ops::known_product(&to_dims)) {
+                    if volume != expanded {
+                        return Err(format!(
+                            "expanded shape has {expanded} elements but the input layout has {volume}"
+                        ));
+                    }
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+fn verify_tile_by(inner: melior::ir::Value, levels: &[Vec<Dim>]) -> Check {
+    let Some((_, LayoutOp::OrderBy { .. })) = crate::ops::defining_layout(inner) else {
+        return Err("input must be an OrderBy layout".into());
+    };
+    let Some(first) = levels.first() else { return Err("expected at least one tiling level".into()) };
+    for level in levels {
+        if level.len() != first.len() {
+            return Err(format!(
+                "all tiling levels must have the same length, found {} and {}",
+                first.len(),
+                level.len()
+            ));
+        }
+        for dim in level {
+            if let Some(size) = dim.known() {
+                if size < 1 {
+                    return Err(format!("Tile dimension {size} must be strictly positive"));
+                }
+            }
+        }
+    }
+    let Some(shape) = layout_shape(inner) else { return Ok(()) };
+    if first.len() != shape.rank() {
+        return Err(format!(
+            "Inner tile dimension {} does not match input layout dimension {}",
+            first.len(),
+            shape.rank()
+        ));
+    }
+    let tiles: Vec<Dim> = levels.iter().flatten().copied().collect();
+    if let (Some(total), Some(volume)) = (crate::ops::known_product(&tiles), shape.volume()) {
+        if total != volume {
+            return Err(format!(
+                "Total product of tile dims ({total}) does not match total product of input dims ({volume})"
+            ));
+        }
+    }
+    for (axis, size) in shape.dims.iter().enumerate() {
+        let along: Vec<Dim> = levels.iter().map(|level| level[axis]).collect();
+        if let (Some(product), Some(size)) = (crate::ops::known_product(&along), size) {
+            if product != *size {
+                return Err(format!(
+                    "product of tile dims along dimension {axis} ({product}) does not match input dimension ({size})"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A gen_p region: one block, `arguments` index arguments, ending in `smt.yield` of `yields` index values.
+fn verify_region(region: RegionRef, name: &str, arguments: usize, yields: usize) -> Check {
+    let Some(block) = region.first_block() else {
+        return Err(format!("'{name}' region must have one block"));
+    };
+    if block.next_in_region().is_some() {
+        return Err(format!("'{name}' region must have exactly one block"));
+    }
+    if block.argument_count() != arguments {
+        return Err(format!(
+            "'{name}' region must have {arguments} index argument(s), found {}",
+            block.argument_count()
+        ));
+    }
+    for index in 0..block.argument_count() {
+        let argument = block.argument(index).map_err(|e| e.to_string())?;
+        if !argument.r#type().is_index() {
+            return Err(format!(
+                "'{name}' region argument #{index} must be 'index', found '{}'",
+                argument.r#type()
+            ));
+        }
+    }
+    let Some(values) = yielded_values(region) else {
+        return Err(format!("'{name}' region must end in 'lego.yield' ('{REGION_TERMINATOR}' in generic form)"));
+    };
+    if values.len() != yields {
+        return Err(format!("'{name}' region must yield {yields} index value(s), found {}", values.len()));
+    }
+    if let Some(value) = values.iter().find(|value| !value.r#type().is_index()) {
+        return Err(format!("'{name}' region must yield 'index' values, found '{}'", value.r#type()));
+    }
+    Ok(())
+}
+
+fn view_element_type<'c>(view: Type<'c>) -> Option<String> {
+    // `!lego.view<T>`: IRDL types have no C accessor for parameters, so read T off the printed form.
+    let text = view.to_string();
+    let inner = text.strip_prefix("!lego.view<")?.strip_suffix('>')?;
+    Some(inner.to_string())
+}
+
+fn memref_element_and_count(memref: Type) -> (Option<String>, Option<i64>) {
+    let raw = memref.to_raw();
+    unsafe {
+        if !mlir_sys::mlirTypeIsAMemRef(raw) {
+            return (None, None);
+        }
+        let element = Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(raw)).to_string();
+        if !mlir_sys::mlirShapedTypeHasStaticShape(raw) {
+            return (Some(element), None);
+        }
+        let rank = mlir_sys::mlirShapedTypeGetRank(raw);
+        let count = (0..rank).try_fold(1i64, |product, axis| product.checked_mul(mlir_sys::mlirShapedTypeGetDimSize(raw, axis as isize)));
+        (Some(element), count)
+    }
+}
+
+fn verify_cast_view(op: OperationRef) -> Check {
+    let memref = op.operand(0).map_err(|e| e.to_string())?;
+    let layout = op.operand(1).map_err(|e| e.to_string())?;
+    let view = op.result(0).map_err(|e| e.to_string())?;
+    let (memref_element, count) = memref_element_and_count(memref.r#type());
+    if let (Some(memref_element), Some(view_element)) = (memref_element, view_element_type(view.r#type())) {
+        if memref_element != view_element {
+            return Err(format!(
+                "memref element type '{memref_element}' does not match view element type '{view_element}'"
+            ));
+        }
+    }
+    if let (Some(count), Some(volume)) = (count, layout_shape(layout).and_then(|shape| shape.volume())) {
+        if count != volume {
+            return Err(format!(
+                "MemRef total number of elements ({count}) does not match layout volume ({volume})"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The layout behind a view value, when the view comes from a visible `cast_view`.
+fn view_layout_shape(view: melior::ir::Value) -> Option<LayoutShape> {
+    let owner = melior::ir::operation::OperationResult::try_from(view).ok()?.owner();
+    if OpKind::of(&owner)? != OpKind::CastView {
+        return None;
+    }
+    layout_shape(owner.operand(1).ok()?)
+}
+
+fn verify_access(kind: OpKind, op: OperationRef) -> Check {
+    let (view_position, value_type) = match kind {
+        OpKind::Load => (0, op.result(0).ok().map(|result| result.r#type())),
+        _ => (1, op.operand(0).ok().map(|value| value.r#type())),
+    };
+    let view = op.operand(view_position).map_err(|e| e.to_string())?;
+    if let (Some(value_type), Some(element)) = (value_type, view_element_type(view.r#type())) {
+        if value_type.to_string() != element {
+            let what = if kind == OpKind::Load { "result" } else { "stored value" };
+            return Err(format!("{what} type '{value_type}' does not match view element type '{element}'"));
+        }
+    }
+    check_index_count(view_layout_shape(view).as_ref(), op.operand_count() - view_position - 1)
+}
+
+fn verify_check(op: OperationRef) -> Check {
+    let coalescing = op.has_attribute("coalescing");
+    let bank = op.has_attribute("bank_conflict_free");
+    if !coalescing && !bank {
+        return Err("expected at least one property to check ('coalescing' or 'bank_conflict_free')".into());
+    }
+    for name in ["warp_size", "num_banks", "element_size"] {
+        if let Ok(attribute) = op.attribute(name) {
+            let value = melior::ir::attribute::IntegerAttribute::try_from(attribute)
+                .map_err(|_| format!("'{name}' must be an integer attribute"))?
+                .value();
+            if value <= 0 {
+                return Err(format!("'{name}' must be positive, found {value}"));
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,26 @@
+//! lego passes and pipelines, and the pass registry that `lego-opt`, the C API and embedders share.
+//!
+//! Each pass lives in its own module as a small [`external::LegoPass`] implementation; [`all_passes`] is the
+//! one list of registered names. Pipelines are in [`pipelines`].
+
+pub mod external;
+pub mod pipeline_text;
+pub mod pipelines;
+pub mod registry;
+
+pub use registry::{build_pass_manager, Entry, OptionSpec, Options, PassInfo, Registry, RegistryError};
+
+/// Registers MLIR's upstream passes in the process-wide pass registry, so pipeline text can name them. Safe
+/// to call any number of times.
+pub fn register_upstream_passes() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(melior::utility::register_all_passes);
+}
+
+/// Every lego pass and pipeline, in the order `--list-passes` shows them.
+pub fn all_passes() -> Vec<PassInfo> {
+    let mut passes = Vec::new();
+    passes.extend(pipelines::planned_passes());
+    passes.extend(pipelines::pipelines());
+    passes
+}

@@ -1,0 +1,230 @@
+//! `lego-opt`: mlir-opt for the lego dialect. Parses custom lego syntax, runs lego and upstream passes in
+//! command-line order, prints lego ops back in custom syntax. Every failure is a located diagnostic and exit
+//! status 1; nothing here panics on user input.
+
+mod cli;
+mod diagnostics;
+mod expected_diagnostics;
+mod split_input;
+
+use cli::Cli;
+use diagnostics::{DiagnosticSink, Reported};
+use lego_dialect::source::{self, PrintOptions};
+use lego_passes::{pipeline_text::PipelineElement, registry, Registry};
+use melior::{
+    ir::{operation::OperationLike, Module},
+    pass::PassManager,
+    Context,
+};
+use std::{
+    io::{Read, Write},
+    process::ExitCode,
+};
+
+fn main() -> ExitCode {
+    init_tracing();
+    let registry = Registry::default();
+    let cli = match cli::parse(std::env::args().collect(), &registry) {
+        Ok(cli::Parsed::Run(cli)) => cli,
+        Ok(cli::Parsed::Exit(code)) => return code,
+        Err(message) => {
+            eprintln!("lego-opt: error: {message}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match run(&cli, &registry) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(message) => {
+            eprintln!("{message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `RUST_LOG=lego=debug` shows pass spans and pipeline expansion.
+fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("off"));
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+}
+
+fn read_input(path: &str) -> Result<String, String> {
+    let mut text = String::new();
+    if path == "-" {
+        std::io::stdin().read_to_string(&mut text).map_err(|error| format!("error: could not read stdin: {error}"))?;
+    } else {
+        text = std::fs::read_to_string(path)
+            .map_err(|error| format!("error: could not open input file '{path}': {}", io_reason(&error)))?;
+    }
+    Ok(text)
+}
+
+fn io_reason(error: &std::io::Error) -> String {
+    match error.kind() {
+        std::io::ErrorKind::NotFound => "No such file or directory".into(),
+        std::io::ErrorKind::PermissionDenied => "Permission denied".into(),
+        std::io::ErrorKind::InvalidData => "file is not valid UTF-8".into(),
+        _ => error.to_string(),
+    }
+}
+
+/// Runs the whole job. `Ok(false)`: failures were reported as diagnostics. `Err`: a driver-level error.
+fn run(cli: &Cli, registry: &Registry) -> Result<bool, String> {
+    let text = read_input(&cli.input)?;
+    let file_name = if cli.input == "-" { "<stdin>".to_string() } else { cli.input.clone() };
+
+    let context = lego_dialect::create_context().map_err(|error| format!("error: {error}"))?;
+    context.set_allow_unregistered_dialects(cli.allow_unregistered_dialect);
+    // Deterministic diagnostic order (and a single thread is what CI machines have anyway).
+    context.enable_multi_threading(false);
+    let sink = DiagnosticSink::attach(&context);
+
+    // Resolve and build the pipeline once before any input is processed: a bad pipeline (unknown pass or
+    // option, lego or upstream) is an error of its own, not one located in the input.
+    let pipeline = cli.pipeline(registry).map_err(|message| format!("error: {message}"))?;
+    if !pipeline.is_empty() {
+        let manager = PassManager::new(&context);
+        registry::build_pass_manager(registry, manager.as_operation_pass_manager(), &pipeline, cli.pass_pipeline.is_none())
+            .map_err(|error| format!("error: {error}"))?;
+    }
+
+    let chunks = if cli.split_input_file {
+        split_input::split_chunks(&text)
+    } else {
+        vec![split_input::Chunk { text: text.clone(), first_line: 1 }]
+    };
+
+    let mut outputs = Vec::with_capacity(chunks.len());
+    let mut all_ok = true;
+    for chunk in &chunks {
+        let padded = chunk.padded_text();
+        let processed = process_chunk(&context, cli, registry, &pipeline, &file_name, &padded);
+        let reported = sink.take();
+        if cli.verify_diagnostics {
+            let failures = verify_chunk_diagnostics(&file_name, chunk, &reported);
+            for failure in &failures {
+                eprintln!("{failure}");
+            }
+            all_ok &= failures.is_empty();
+        } else {
+            diagnostics::print(&reported, &text);
+            all_ok &= processed.is_some();
+        }
+        if let Some(output) = processed {
+            outputs.push(output);
+        }
+    }
+
+    let output = outputs.join(split_input::OUTPUT_SEPARATOR);
+    if all_ok || cli.split_input_file || cli.verify_diagnostics {
+        write_output(cli.output.as_deref(), &output)?;
+    }
+    Ok(all_ok)
+}
+
+fn verify_chunk_diagnostics(file_name: &str, chunk: &split_input::Chunk, reported: &[Reported]) -> Vec<String> {
+    let mut expectations = match expected_diagnostics::parse_expectations(&chunk.text, chunk.first_line) {
+        Ok(expectations) => expectations,
+        Err(errors) => return errors.into_iter().map(|error| format!("{file_name}: error: {error}")).collect(),
+    };
+    let reported: Vec<_> = reported
+        .iter()
+        .filter(|diagnostic| !diagnostic.message.starts_with("see current operation"))
+        .map(Reported::to_expected_form)
+        .collect();
+    expected_diagnostics::check(&mut expectations, &reported, file_name)
+}
+
+/// Parses, runs the pipeline and prints one chunk. `None` when it failed (diagnostics say why).
+fn process_chunk(
+    context: &Context,
+    cli: &Cli,
+    registry: &Registry,
+    pipeline: &[PipelineElement],
+    file_name: &str,
+    text: &str,
+) -> Option<String> {
+    let mut module = source::parse(context, file_name, text).ok()?;
+    let print_options = PrintOptions { generic: cli.print_op_generic, debug_info: cli.print_debuginfo };
+    if !pipeline.is_empty() && !run_pipeline(context, cli, registry, pipeline, &mut module, print_options) {
+        return None;
+    }
+    Some(source::print(&module.as_operation(), print_options))
+}
+
+fn run_pipeline(
+    context: &Context,
+    cli: &Cli,
+    registry: &Registry,
+    pipeline: &[PipelineElement],
+    module: &mut Module,
+    print_options: PrintOptions,
+) -> bool {
+    let location = module.as_operation().location();
+    let fail = |message: String| {
+        lego_dialect::verify::emit_error(location, &message);
+        false
+    };
+    if !(cli.print_ir_after_all || cli.print_ir_before_all) {
+        let manager = PassManager::new(context);
+        if cli.timing {
+            unsafe { mlir_sys::mlirPassManagerEnableTiming(manager.to_raw()) };
+        }
+        if let Err(error) =
+            registry::build_pass_manager(registry, manager.as_operation_pass_manager(), pipeline, cli.pass_pipeline.is_none())
+        {
+            return fail(error.to_string());
+        }
+        return manager.run(module).is_ok();
+    }
+    // IR printing: run the expanded pipeline one top-level element at a time, printing (in custom syntax) in
+    // between. MLIR's own IR printing would print lego ops generically.
+    let elements = match registry::expand_pipelines(registry, pipeline) {
+        Ok(elements) => elements,
+        Err(error) => return fail(error.to_string()),
+    };
+    for element in &elements {
+        let dump = |when: &str, module: &Module| {
+            eprintln!("// -----// IR Dump {when} {element} //----- //");
+            eprintln!("{}", source::print(&module.as_operation(), print_options));
+        };
+        if cli.print_ir_before_all {
+            dump("Before", module);
+        }
+        let manager = PassManager::new(context);
+        if let Err(error) =
+            registry::build_pass_manager(
+                registry,
+                manager.as_operation_pass_manager(),
+                std::slice::from_ref(element),
+                cli.pass_pipeline.is_none(),
+            )
+        {
+            return fail(error.to_string());
+        }
+        if manager.run(module).is_err() {
+            eprintln!("// -----// IR Dump After {element} Failed //----- //");
+            return false;
+        }
+        if cli.print_ir_after_all {
+            dump("After", module);
+        }
+    }
+    true
+}
+
+fn write_output(path: Option<&str>, output: &str) -> Result<(), String> {
+    let mut text = output.to_string();
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    match path {
+        None | Some("-") => {
+            let mut stdout = std::io::stdout().lock();
+            stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush()).map_err(|error| format!("error: {error}"))
+        }
+        Some(path) => std::fs::write(path, text)
+            .map_err(|error| format!("error: could not write output file '{path}': {}", io_reason(&error))),
+    }
+}
