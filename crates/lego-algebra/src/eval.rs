@@ -64,6 +64,11 @@ impl Layout {
     /// `apply(L, i⃗)`: the flat (physical) index of logical index `index`, or [`NO_ELEMENT`] where an
     /// `expand_by` maps it to padding.
     ///
+    /// semantics.md defines "no element" only for `expand_by` itself; when an `expand_by` is nested inside
+    /// another op, this crate propagates "no element" to the result (the lowering, which computes with
+    /// the all-ones value, would produce a wrapped number instead). Differential tests should therefore
+    /// put `expand_by` at the root only, as [`crate::random`] does.
+    ///
     /// Errors: wrong index count, an index not below its size, arithmetic overflow (possible only with
     /// `Custom` maps).
     pub fn apply(&self, index: &[u64]) -> Result<u64> {

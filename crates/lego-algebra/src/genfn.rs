@@ -103,7 +103,8 @@ impl GenFn {
     }
 }
 
-/// Exclusive upper bound on the size of `antidiag(n)` (see [`GenFn::validate`]).
+/// Exclusive upper bound on the size `n` of `antidiag(n)`: its inverse takes `isqrt(8z + 1)` with
+/// `z < n(n+1)/2`, which must stay inside `u64` (`index`), also in the emitted `arith`.
 pub const ANTIDIAG_MAX_N: u64 = 1 << 31;
 
 impl fmt::Display for GenFn {
@@ -182,7 +183,7 @@ pub(crate) fn antidiag_apply(n: u64, i: u64, j: u64) -> u64 {
 pub(crate) fn antidiag_inverse(n: u64, x: u64) -> [u64; 2] {
     let upper = x < n * (n + 1) / 2;
     let z = if upper { x } else { n * n - 1 - x };
-    let a = (isqrt(8 * z + 1) + 1) / 2;
+    let a = isqrt(8 * z + 1).div_ceil(2);
     let d = z - a * (a - 1) / 2;
     if upper {
         [d, a - 1 - d]
@@ -198,28 +199,15 @@ pub fn isqrt(v: u64) -> u64 {
         return v;
     }
     // A float estimate is within a few units for all u64; the correction loops make it exact.
-    let mut s = (v as f64).sqrt() as u64;
-    while s.checked_mul(s).is_none_or_gt(v) {
+    // `s > v / s` is `s² > v` without overflow (s ≥ 1 here, since v ≥ 2 has sqrt ≥ 1).
+    let mut s = ((v as f64).sqrt() as u64).max(1);
+    while s > v / s {
         s -= 1;
     }
-    while (s + 1).checked_mul(s + 1).is_some_and(|sq| sq <= v) {
+    while s < v / (s + 1) {
         s += 1;
     }
     s
-}
-
-/// `Option::is_none_or` is newer than the workspace's minimum Rust version.
-trait NoneOrGt {
-    fn is_none_or_gt(self, bound: u64) -> bool;
-}
-
-impl NoneOrGt for Option<u64> {
-    fn is_none_or_gt(self, bound: u64) -> bool {
-        match self {
-            None => true,
-            Some(v) => v > bound,
-        }
-    }
 }
 
 /// Number of bits needed to write `v` (0 for 0).
@@ -237,10 +225,10 @@ mod tests {
             let s = isqrt(v);
             assert!(s * s <= v && (s + 1) * (s + 1) > v, "isqrt({v}) = {s}");
         }
-        for v in [u64::MAX, u64::MAX - 1, (1u64 << 32) * (1u64 << 32 - 1), 4294967295 * 4294967295] {
+        for v in [u64::MAX, u64::MAX - 1, (1u64 << 32) * (1u64 << 31), 4294967295 * 4294967295] {
             let s = isqrt(v);
             assert!(s * s <= v, "isqrt({v}) = {s}");
-            assert!((s + 1).checked_mul(s + 1).map_or(true, |sq| sq > v), "isqrt({v}) = {s}");
+            assert!(!matches!((s + 1).checked_mul(s + 1), Some(sq) if sq <= v), "isqrt({v}) = {s}");
         }
     }
 

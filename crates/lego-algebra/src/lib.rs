@@ -1,1 +1,36 @@
-//! placeholder
+//! Reference semantics of the LEGO layout algebra (CGO 2026), with no MLIR dependency.
+//!
+//! This crate is the single source of truth for the layout math of `shared/spec/semantics.md`:
+//! - [`Layout`]: validated constructors for every dialect op (`row`, `col`, `reg_p`, `gen_p`, `order_by`,
+//!   `group_by`, `tile_by`, `expand_by`), `apply` / `apply_inverse`, [`Layout::normalize`] (the desugaring
+//!   of the `lego-normalization` pass) and exhaustive [`Layout::check_bijective`];
+//! - [`examples`]: the paper's layouts and the spec's worked examples;
+//! - [`random`]: a seeded generator of random layouts and inputs for differential tests;
+//! - [`mlir`]: the same layouts as lego-dialect MLIR text, for feeding `lego-opt`.
+//!
+//! ```
+//! use lego_algebra::{examples, Layout};
+//! let l = Layout::row([4, 8]).unwrap();
+//! assert_eq!(l.apply(&[1, 2]).unwrap(), 10);
+//! assert_eq!(examples::fig2().apply_inverse(6).unwrap(), vec![4, 1]);
+//! ```
+
+mod bijection;
+mod error;
+mod eval;
+pub mod examples;
+mod genfn;
+mod layout;
+pub mod mlir;
+mod normalize;
+pub mod random;
+
+pub use bijection::BijectivityReport;
+pub use error::{AlgebraError, Result};
+pub use eval::{mixed_radix_flatten, mixed_radix_unflatten, NO_ELEMENT};
+pub use genfn::{isqrt, ApplyFn, GenFn, InverseFn, ANTIDIAG_MAX_N};
+pub use layout::{Dim, Layout, LayoutNode};
+pub use normalize::tile_permutation;
+
+#[cfg(test)]
+mod tests;

@@ -72,7 +72,7 @@ pub struct RandomConfig {
     /// Chance, in percent, that a size entry is marked symbolic (passed as an SSA value in MLIR).
     pub symbolic_percent: u32,
     /// Whether the root may be an `expand_by` (only the root: "no element" inside a composite has no
-    /// defined meaning in semantics.md, see [`crate::eval`]).
+    /// defined meaning in semantics.md, see [`Layout::apply`]).
     pub allow_expand_by: bool,
 }
 
@@ -237,7 +237,13 @@ impl Generator<'_> {
     fn expand(&mut self, layout: Layout) -> Layout {
         let r = self.rank();
         let to = self.split(layout.numel(), r);
-        let dims: Vec<Dim> = to.iter().map(|&m| self.rng.range_inclusive(1, m)).map(|n| self.dim(n)).collect();
+        let dims: Vec<Dim> = to
+            .iter()
+            .map(|&m| {
+                let n = self.rng.range_inclusive(1, m);
+                self.dim(n)
+            })
+            .collect();
         let to: Vec<Dim> = to.into_iter().map(|m| self.dim(m)).collect();
         Layout::expand_by(layout, dims, to).expect("the generator builds valid layouts")
     }

@@ -1,0 +1,436 @@
+//! Crate-level tests: every worked example of semantics.md, round trips of every op, normalization, and
+//! error cases. Expected numbers are computed by hand from the spec's formulas (shown in comments).
+
+use std::sync::Arc;
+
+use crate::examples::{self, antidiag, rev};
+use crate::random::{random_layout, RandomConfig, SplitMix64};
+use crate::*;
+
+type TestResult = std::result::Result<(), AlgebraError>;
+
+/// All logical indices of `layout` in row-major order.
+fn all_indices(layout: &Layout) -> impl Iterator<Item = Vec<u64>> + '_ {
+    (0..layout.numel()).map(move |p| mixed_radix_unflatten(layout.dims(), p))
+}
+
+fn assert_bijective(layout: &Layout) {
+    let report = layout.check_bijective(1 << 16).expect("check runs");
+    assert!(
+        matches!(report, BijectivityReport::Bijective { inverse_checked: true, .. }),
+        "{layout}: {report:?}"
+    );
+}
+
+/// `a` and `b` have the same dims, apply and inverse on every input.
+fn assert_same_semantics(a: &Layout, b: &Layout) {
+    assert_eq!(a.dims(), b.dims(), "{a} vs {b}");
+    assert_eq!(a.codomain_size(), b.codomain_size(), "{a} vs {b}");
+    for index in all_indices(a) {
+        assert_eq!(a.apply(&index), b.apply(&index), "apply{index:?} of {a} vs {b}");
+    }
+    for flat in 0..a.codomain_size() {
+        assert_eq!(a.apply_inverse(flat), b.apply_inverse(flat), "apply_inverse({flat}) of {a} vs {b}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Worked examples of semantics.md
+
+#[test]
+fn example_1_fig2() -> TestResult {
+    let l = examples::fig2();
+    // B([6,4],(4,1)) = 17 → B⁻¹([2,2,3,2], 17) = (1,0,2,1); reg_p [1,0] (1,0) = 0·2+1 = 1;
+    // rev(3,2)(2,1) = 0·2 + 0 = 0; order_by: 1·6 + 0 = 6.
+    assert_eq!(l.apply(&[4, 1])?, 6);
+    assert_eq!(l.apply_inverse(6)?, vec![4, 1]);
+    assert_eq!(l.numel(), 24);
+    assert_eq!(l.check_bijective(24)?, BijectivityReport::Bijective { points: 24, masked: 0, inverse_checked: true });
+    assert_eq!(
+        l.to_string(),
+        "group_by [6, 4](order_by(reg_p perm [1, 0] dims [2, 2], gen_p [3, 2] rev(3, 2)))"
+    );
+    Ok(())
+}
+
+#[test]
+fn example_2_fig6() -> TestResult {
+    // Logical (4, 2) of [6, 6] is flat 4·6 + 2 = 26 = B([2,3,2,3], (1,1,0,2)).
+    let o2 = examples::fig6_o2();
+    assert_eq!(o2.dims(), &[2, 3, 2, 3]);
+    // reg_p [0,2,1,3]: σ(n) = [2,2,3,3], σ(i) = [1,0,1,2] → ((1·2+0)·3+1)·3+2 = 23.
+    assert_eq!(o2.apply(&[1, 1, 0, 2])?, 23);
+    let l = examples::fig6();
+    // O2 first: 26 → 23; O1 on B⁻¹([2,2,3,3], 23) = (1,0,1,2): reg_p [1,0](1,0) = 1,
+    // antidiag(3)(1,2): a = 4 > 3, a' = 2, f = 9-3+1-1 = 6; order_by: 1·9 + 6 = 15.
+    assert_eq!(l.apply(&[4, 2])?, 15);
+    assert_eq!(l.apply_inverse(15)?, vec![4, 2]);
+    assert_bijective(&l);
+    // Running the objects in the other order gives a different number (17), so the order is tested:
+    // O1 on B⁻¹([2,2,3,3], 26) = (1,0,2,2) → 1·9 + antidiag(3)(2,2) = 9 + 8 = 17;
+    // O2 on B⁻¹([2,3,2,3], 17) = (0,2,1,2) → ((0·2+1)·3+2)·3+2 = 17.
+    let swapped = Layout::group_by([6, 6], [examples::fig6_o2(), examples::fig6_o1()])?;
+    assert_eq!(swapped.apply(&[4, 2])?, 17);
+    Ok(())
+}
+
+#[test]
+fn example_3_tile_by() -> TestResult {
+    let l = examples::tiled_8x12();
+    assert_eq!(l.dims(), &[2, 4, 4, 3]);
+    // (1·4+3)·12 + 2·3+1 = 91.
+    assert_eq!(l.apply(&[1, 2, 3, 1])?, 91);
+    assert_eq!(l.apply_inverse(91)?, vec![1, 2, 3, 1]);
+    assert_bijective(&l);
+    Ok(())
+}
+
+#[test]
+fn example_4_row_and_col() -> TestResult {
+    let (row, col) = (examples::row_4x8(), examples::col_4x8());
+    assert_eq!(row.apply(&[1, 2])?, 10); // 1·8 + 2
+    assert_eq!(col.apply(&[1, 2])?, 9); // 2·4 + 1
+    assert_eq!(row.apply_inverse(10)?, vec![1, 2]);
+    assert_eq!(col.apply_inverse(9)?, vec![1, 2]);
+    assert_bijective(&row);
+    assert_bijective(&col);
+    Ok(())
+}
+
+#[test]
+fn antidiag_4_by_rows() -> TestResult {
+    let l = antidiag(4)?;
+    let expected = [[0, 1, 3, 6], [2, 4, 7, 10], [5, 8, 11, 13], [9, 12, 14, 15]];
+    for (i, row) in expected.iter().enumerate() {
+        for (j, &f) in row.iter().enumerate() {
+            assert_eq!(l.apply(&[i as u64, j as u64])?, f);
+            assert_eq!(l.apply_inverse(f)?, vec![i as u64, j as u64]);
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn antidiag_layout_is_bijective_up_to_64() {
+    for n in 1..=64 {
+        assert_bijective(&antidiag(n).expect("valid"));
+    }
+}
+
+#[test]
+fn fig1_table_i_formula() -> TestResult {
+    let (m, k, bm, bk) = (8, 12, 4, 3);
+    let l = examples::fig1_tiled(m, k, bm, bk)?;
+    for ti in 0..m / bm {
+        for tk in 0..k / bk {
+            for i in 0..bm {
+                for kk in 0..bk {
+                    // Table I: (ti·BM + i)·K + tk·BK + k.
+                    assert_eq!(l.apply(&[ti, tk, i, kk])?, (ti * bm + i) * k + tk * bk + kk);
+                }
+            }
+        }
+    }
+    assert!(examples::fig1_tiled(8, 12, 3, 3).is_err());
+    assert!(examples::fig1_tiled(8, 12, 0, 3).is_err());
+    Ok(())
+}
+
+#[test]
+fn every_fixed_example_is_bijective() {
+    for (name, l) in examples::all() {
+        let report = l.check_bijective(1 << 16).expect("check runs");
+        assert!(report.is_bijective(), "{name}: {report:?}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Each op kind, by hand
+
+#[test]
+fn reg_p_perm_direction() -> TestResult {
+    let l = Layout::reg_p([1, 2, 0], [2, 3, 4])?;
+    // σ(n) = [3, 4, 2], σ(1,2,3) = [2, 3, 1] → (2·4 + 3)·2 + 1 = 23.
+    assert_eq!(l.apply(&[1, 2, 3])?, 23);
+    // phys = B⁻¹([3,4,2], 23) = [2, 3, 1]; result[σ_k] = phys[k] → result = [1, 2, 3].
+    assert_eq!(l.apply_inverse(23)?, vec![1, 2, 3]);
+    assert_bijective(&l);
+    Ok(())
+}
+
+#[test]
+fn order_by_two_parts() -> TestResult {
+    let l = Layout::order_by([Layout::row([2, 3])?, Layout::col([2, 2])?])?;
+    assert_eq!(l.dims(), &[2, 3, 2, 2]);
+    // row [2,3](1,2) = 5; col [2,2](0,1) = 1·2 + 0 = 2; 5·4 + 2 = 22.
+    assert_eq!(l.apply(&[1, 2, 0, 1])?, 22);
+    assert_eq!(l.apply_inverse(22)?, vec![1, 2, 0, 1]);
+    assert_bijective(&l);
+    Ok(())
+}
+
+#[test]
+fn group_by_without_objects_is_row_major() -> TestResult {
+    let l = Layout::group_by([3, 4], Vec::new())?;
+    assert_eq!(l.apply(&[2, 1])?, 9);
+    assert_eq!(l.apply_inverse(9)?, vec![2, 1]);
+    Ok(())
+}
+
+#[test]
+fn group_by_reshapes_between_objects() -> TestResult {
+    // group_by [6](rev(2,3)): x = 4 → B⁻¹([2,3], 4) = (1,1) → rev: (0)·3 + 1 = 1.
+    let l = Layout::group_by([6], [rev(2, 3)?])?;
+    assert_eq!(l.apply(&[4])?, 1);
+    assert_eq!(l.apply_inverse(1)?, vec![4]);
+    assert_bijective(&l);
+    Ok(())
+}
+
+#[test]
+fn tile_by_three_levels() -> TestResult {
+    let l = Layout::tile_by(Layout::order_by([Layout::row([8])?])?, [[2], [2], [2]])?;
+    // c = B([2,2,2], (1,0,1)) = 5.
+    assert_eq!(l.apply(&[1, 0, 1])?, 5);
+    assert_eq!(l.apply_inverse(5)?, vec![1, 0, 1]);
+    // A tiled column-major inner: c = (B([2,2],(1,1)), B([3,1],(2,0))) = (3, 2); col [4,3](3,2) = 2·4+3 = 11.
+    let l = Layout::tile_by(Layout::order_by([Layout::col([4, 3])?])?, [[2, 3], [2, 1]])?;
+    assert_eq!(l.apply(&[1, 2, 1, 0])?, 11);
+    assert_eq!(l.apply_inverse(11)?, vec![1, 2, 1, 0]);
+    assert_bijective(&l);
+    Ok(())
+}
+
+#[test]
+fn expand_by_partial_tiles() -> TestResult {
+    let l = examples::partial_tiles_5x6();
+    assert_eq!(l.dims(), &[2, 2, 4, 4]);
+    assert_eq!(l.numel(), 64);
+    assert_eq!(l.codomain_size(), 30);
+    // Row ti·4+i, column tj·4+j of the padded 8×8; an element iff row < 5 and column < 6.
+    for index in all_indices(&l) {
+        let (r, c) = (index[0] * 4 + index[2], index[1] * 4 + index[3]);
+        let expected = if r < 5 && c < 6 { r * 6 + c } else { NO_ELEMENT };
+        assert_eq!(l.apply(&index)?, expected, "{index:?}");
+    }
+    // (1,1,0,1): row 4, column 5 → 4·6 + 5 = 29.
+    assert_eq!(l.apply(&[1, 1, 0, 1])?, 29);
+    assert_eq!(l.apply_inverse(29)?, vec![1, 1, 0, 1]);
+    assert_eq!(l.apply(&[0, 1, 2, 3])?, u64::MAX); // column 7
+    assert_eq!(l.check_bijective(64)?, BijectivityReport::Bijective { points: 64, masked: 34, inverse_checked: true });
+    assert!(matches!(l.apply_inverse(30), Err(AlgebraError::FlatOutOfRange { flat: 30, size: 30 })));
+    Ok(())
+}
+
+#[test]
+fn custom_gen_p_round_trips_inside_composites() -> TestResult {
+    // A transpose of a 2×3 array, with its inverse.
+    let t = GenFn::Custom {
+        name: "transpose".into(),
+        apply: Arc::new(|i: &[u64]| i[1] * 2 + i[0]),
+        inverse: Some(Arc::new(|x: u64| vec![x % 2, x / 2])),
+    };
+    let l = Layout::group_by([6], [Layout::gen_p([2, 3], t)?])?;
+    // x = 5 → (1, 2) → 2·2 + 1 = 5; x = 1 → (0, 1) → 2.
+    assert_eq!(l.apply(&[1])?, 2);
+    assert_eq!(l.apply_inverse(2)?, vec![1]);
+    assert_bijective(&l);
+    Ok(())
+}
+
+#[test]
+fn symbolic_flags_do_not_change_semantics() -> TestResult {
+    let lit = Layout::row([4, 8])?;
+    let sym = Layout::row([Dim::sym(4), Dim::lit(8)])?;
+    assert_ne!(lit, sym);
+    assert_same_semantics(&lit, &sym);
+    assert_eq!(sym.symbolic_sizes(), vec![4]);
+    assert_eq!(sym.to_string(), "row [$4, 8]");
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Normalization
+
+#[test]
+fn normalize_preserves_every_fixed_example() {
+    for (name, l) in examples::all() {
+        let n = l.normalize();
+        assert_same_semantics(&l, &n);
+        assert_eq!(n.normalize(), n, "{name}: normalize is not idempotent");
+    }
+}
+
+fn has_sugar(l: &Layout) -> bool {
+    matches!(l.node(), LayoutNode::Row { .. } | LayoutNode::Col { .. } | LayoutNode::TileBy { .. })
+        || l.children().into_iter().any(has_sugar)
+}
+
+#[test]
+fn normalize_preserves_random_layouts() {
+    let config = RandomConfig { max_numel: 1024, symbolic_percent: 20, ..RandomConfig::default() };
+    let mut rng = SplitMix64::new(2024);
+    for _ in 0..300 {
+        let l = random_layout(&mut rng, &config);
+        let n = l.normalize();
+        assert!(!has_sugar(&n), "{n}");
+        assert!(n.symbolic_sizes().len() >= l.symbolic_sizes().len(), "{l} → {n}");
+        assert_same_semantics(&l, &n);
+        assert_eq!(n.normalize(), n, "{l}");
+    }
+}
+
+#[test]
+fn random_layouts_are_bijective() {
+    let mut rng = SplitMix64::new(99);
+    for _ in 0..300 {
+        let l = random_layout(&mut rng, &RandomConfig::default());
+        assert_bijective(&l);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Errors (messages in the dialect contract's wording where it has one)
+
+fn message(e: AlgebraError) -> String {
+    e.to_string()
+}
+
+#[test]
+fn reg_p_errors() {
+    let e = Layout::reg_p([0, 1], [2, 3, 4]).map(|_| ()).map_err(message);
+    assert_eq!(e, Err("Permutation rank 2 does not match dimensions rank 3".to_string()));
+    let e = Layout::reg_p([0, 0, 2], [2, 3, 4]).map(|_| ()).map_err(message);
+    assert_eq!(e, Err("Invalid permutation: not a permutation of 0..2".to_string()));
+    let e = Layout::reg_p([0, 3, 1], [2, 3, 4]).map(|_| ()).map_err(message);
+    assert_eq!(e, Err("Invalid permutation: not a permutation of 0..2".to_string()));
+    let e = Layout::reg_p([0, 1], [2, 0]).map(|_| ()).map_err(message);
+    assert_eq!(e, Err("Dimension 0 must be strictly positive".to_string()));
+}
+
+#[test]
+fn empty_and_zero_dims() {
+    let empty: [u64; 0] = [];
+    assert!(matches!(Layout::row(empty), Err(AlgebraError::Empty { op: "row", .. })));
+    assert!(matches!(Layout::group_by(empty, []), Err(AlgebraError::Empty { op: "group_by", .. })));
+    assert!(matches!(Layout::order_by([]), Err(AlgebraError::Empty { op: "order_by", .. })));
+    assert_eq!(Layout::col([3, 0]).map(|_| ()), Err(AlgebraError::NonPositiveDimension(0)));
+    assert_eq!(Layout::group_by([0], []).map(|_| ()), Err(AlgebraError::NonPositiveDimension(0)));
+}
+
+#[test]
+fn tile_by_errors() -> TestResult {
+    let inner = Layout::order_by([Layout::row([10])?])?;
+    let e = |r: Result<Layout>| r.map(|_| ()).map_err(message);
+    assert_eq!(
+        e(Layout::tile_by(inner.clone(), [[2], [2]])),
+        Err("Total product of tile dims (4) does not match total product of input dims (10)".to_string())
+    );
+    assert_eq!(
+        e(Layout::tile_by(inner.clone(), [[2, 5]])),
+        Err("Inner tile dimension 2 does not match input layout dimension 1".to_string())
+    );
+    assert_eq!(
+        e(Layout::tile_by(inner.clone(), [[0], [10]])),
+        Err("Tile dimension 0 must be strictly positive".to_string())
+    );
+    assert_eq!(e(Layout::tile_by(Layout::row([10])?, [[2], [5]])), Err("input must be an OrderBy layout".to_string()));
+    let no_levels: [[u64; 1]; 0] = [];
+    assert!(matches!(Layout::tile_by(inner.clone(), no_levels), Err(AlgebraError::Empty { op: "tile_by", .. })));
+    // Levels of different lengths: the second is checked against the rank too.
+    let inner2 = Layout::order_by([Layout::row([4, 6])?])?;
+    assert_eq!(
+        e(Layout::tile_by(inner2.clone(), vec![vec![2, 2], vec![2, 3, 1]])),
+        Err("Inner tile dimension 3 does not match input layout dimension 2".to_string())
+    );
+    // Total 24 agrees, but dim 0 gets 3·2 = 6 ≠ 4.
+    assert_eq!(
+        Layout::tile_by(inner2, [[3, 2], [2, 2]]).map(|_| ()),
+        Err(AlgebraError::TileDimensionProductMismatch { dim: 0, tile: 6, input: 4 })
+    );
+    Ok(())
+}
+
+#[test]
+fn group_by_gen_p_and_expand_by_errors() -> TestResult {
+    assert_eq!(
+        Layout::group_by([6, 4], [Layout::row([5, 5])?]).map(|_| ()),
+        Err(AlgebraError::GroupProductMismatch { group: 24, object: 0, numel: 25 })
+    );
+    assert!(matches!(Layout::gen_p([3, 3], GenFn::Rev { n1: 3, n2: 2 }), Err(AlgebraError::GenDimsMismatch { .. })));
+    assert!(matches!(Layout::gen_p([4, 5], GenFn::Antidiag { n: 4 }), Err(AlgebraError::GenDimsMismatch { .. })));
+    assert!(matches!(antidiag(ANTIDIAG_MAX_N), Err(AlgebraError::GenParameter { .. })));
+    assert!(matches!(rev(0, 3), Err(AlgebraError::NonPositiveDimension(0))));
+    let l = Layout::row([8, 8])?;
+    assert_eq!(
+        Layout::expand_by(l.clone(), [5], [8, 8]).map(|_| ()),
+        Err(AlgebraError::ExpandRankMismatch { dims_rank: 1, to_rank: 2 })
+    );
+    assert_eq!(
+        Layout::expand_by(l.clone(), [5, 9], [8, 8]).map(|_| ()),
+        Err(AlgebraError::ExpandDimensionTooLarge { dim: 1, size: 9, to: 8 })
+    );
+    assert_eq!(
+        Layout::expand_by(l, [5, 6], [8, 7]).map(|_| ()),
+        Err(AlgebraError::ExpandVolumeMismatch { to: 56, input: 64 })
+    );
+    Ok(())
+}
+
+#[test]
+fn apply_and_inverse_input_errors() -> TestResult {
+    let l = Layout::row([4, 8])?;
+    assert_eq!(
+        l.apply(&[1]).map_err(message),
+        Err("number of indices (1) does not match layout rank (2)".to_string())
+    );
+    assert_eq!(l.apply(&[1, 2, 3]), Err(AlgebraError::IndexCount { found: 3, rank: 2 }));
+    assert_eq!(l.apply(&[1, 8]), Err(AlgebraError::IndexOutOfRange { position: 1, index: 8, size: 8 }));
+    assert_eq!(l.apply(&[4, 0]), Err(AlgebraError::IndexOutOfRange { position: 0, index: 4, size: 4 }));
+    assert_eq!(l.apply_inverse(32), Err(AlgebraError::FlatOutOfRange { flat: 32, size: 32 }));
+    assert_eq!(examples::tiled_8x12().apply(&[1, 2, 3]), Err(AlgebraError::IndexCount { found: 3, rank: 4 }));
+    Ok(())
+}
+
+#[test]
+fn inverse_of_apply_only_layouts_is_an_error() -> TestResult {
+    // An injective map into a larger range (a padded "broadcast"-like embedding): no inverse.
+    let embed = Layout::gen_p([4], GenFn::custom("bcast", |i: &[u64]| 2 * i[0], None))?;
+    assert!(!embed.is_invertible());
+    assert_eq!(embed.apply(&[3])?, 6);
+    let nested = Layout::order_by([Layout::row([2])?, embed])?;
+    assert!(!nested.is_invertible());
+    // order_by: 1·4 + 2·2 = 8.
+    assert_eq!(nested.apply(&[1, 2])?, 8);
+    let grouped = Layout::group_by([8], [nested])?;
+    assert!(!grouped.is_invertible());
+    let e = grouped.apply_inverse(0);
+    assert_eq!(e, Err(AlgebraError::NotInvertible("gen_p custom(bcast, apply-only)".to_string())));
+    assert_eq!(
+        e.map_err(message),
+        Err("layout is not invertible: gen_p custom(bcast, apply-only) has no inverse".to_string())
+    );
+    Ok(())
+}
+
+#[test]
+fn overflow_is_reported() {
+    assert_eq!(Layout::row([1 << 32, 1 << 32]).map(|_| ()), Err(AlgebraError::Overflow("the element count of a layout")));
+    // A custom map that returns a huge value overflows the enclosing order_by's arithmetic.
+    let huge = Layout::gen_p([2], GenFn::custom("huge", |_: &[u64]| u64::MAX - 1, None)).expect("valid");
+    let l = Layout::order_by([Layout::row([2]).expect("valid"), huge]).expect("valid");
+    assert!(matches!(l.apply(&[1, 0]), Err(AlgebraError::Overflow(_))));
+}
+
+#[test]
+fn bad_custom_inverse_arity_is_reported() -> TestResult {
+    let bad = GenFn::Custom {
+        name: "bad".into(),
+        apply: Arc::new(|i: &[u64]| i[0] * 2 + i[1]),
+        inverse: Some(Arc::new(|x: u64| vec![x])),
+    };
+    let l = Layout::gen_p([2, 2], bad)?;
+    assert_eq!(l.apply_inverse(1), Err(AlgebraError::GenInverseArity { name: "bad".into(), found: 1, expected: 2 }));
+    assert!(!l.check_bijective(4)?.is_bijective());
+    Ok(())
+}
