@@ -9,9 +9,9 @@ use melior::{
         attribute::{ArrayAttribute, DenseI32ArrayAttribute, DenseI64ArrayAttribute, IntegerAttribute},
         block::BlockLike,
         operation::{OperationBuilder, OperationLike, OperationResult},
-        r#type::{Type, TypeLike},
+        r#type::Type,
         Attribute, BlockRef, Identifier, Location, Operation, OperationRef, Region, RegionLike, RegionRef,
-        Value, ValueLike,
+        Value,
     },
     Context,
 };

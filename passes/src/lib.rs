@@ -7,6 +7,7 @@ pub mod external;
 pub mod pipeline_text;
 pub mod pipelines;
 pub mod registry;
+pub mod strength_reduction;
 
 pub use registry::{build_pass_manager, Entry, OptionSpec, Options, PassInfo, Registry, RegistryError};
 
@@ -21,6 +22,10 @@ pub fn register_upstream_passes() {
 pub fn all_passes() -> Vec<PassInfo> {
     let mut passes = Vec::new();
     passes.extend(pipelines::planned_passes());
+    passes.extend(pipelines::arithmetic_passes());
     passes.extend(pipelines::pipelines());
     passes
 }
+
+#[cfg(test)]
+mod differential_tests;

@@ -13,7 +13,6 @@ pub fn planned_passes() -> Vec<PassInfo> {
         ("lego-arith-simplification", "Table II div/mod rules with proved side conditions, factoring, folding", &[
             OptionSpec { name: "verify-rewrites", default: "false", description: "prove every rewrite equivalent with Z3 (translation validation)" },
         ]),
-        ("lego-strength-reduction", "Power-of-two muli/divui/remui to shli/shrui/andi", &[]),
         ("lego-materialize-assume-bounds", "Turn lego.assume facts into range information upstream passes use", &[
             OptionSpec { name: "cleanup", default: "false", description: "remove the scaffolding again" },
         ]),
@@ -30,6 +29,16 @@ pub fn planned_passes() -> Vec<PassInfo> {
 
 fn not_implemented(options: &Options) -> Result<melior::pass::Pass, RegistryError> {
     Err(RegistryError::Other(format!("pass '{}' is registered but not implemented yet", options.pass_name())))
+}
+
+/// Index-arithmetic optimization passes (issue: provably minimal index arithmetic).
+pub fn arithmetic_passes() -> Vec<PassInfo> {
+    vec![PassInfo {
+        name: "lego-strength-reduction",
+        description: "Power-of-two muli/divui/remui to shli/shrui/andi",
+        options: &[],
+        entry: Entry::Pass(|_| Ok(crate::strength_reduction::create())),
+    }]
 }
 
 /// The pipelines of passes.md.
