@@ -56,13 +56,23 @@ pub fn is_registered(context: &Context) -> bool {
 /// dialects are loaded eagerly because gen_p regions are terminated by `smt.yield` (see docs/generic-form.md)
 /// and lowering creates `arith`/`affine`/`memref` ops on demand.
 pub fn create_context() -> Result<Context, DialectError> {
+    let context = Context::new();
+    prepare_context(&context)?;
+    Ok(context)
+}
+
+/// Makes an existing context (an embedder's) ready for lego exactly as [`create_context`] makes a new one:
+/// every upstream dialect registered and loaded, LLVM IR translations registered, `lego` registered.
+/// Idempotent; the C API's `legoRegisterDialect` calls this.
+pub fn prepare_context(context: &Context) -> Result<(), DialectError> {
     let registry = DialectRegistry::new();
     register_all_dialects(&registry);
-    let context = Context::new();
     context.append_dialect_registry(&registry);
+    // `gpu-module-to-binary` (the lego-to-{nvvm,rocdl,xevm,llvmspirv} pipelines) translates kernels to LLVM
+    // IR inside the pass; that needs every dialect's LLVM IR translation interface on the context.
+    melior::utility::register_all_llvm_translations(context);
     context.load_all_available_dialects();
-    register(&context)?;
-    Ok(context)
+    register(context)
 }
 
 /// True for ops of this dialect (by name).

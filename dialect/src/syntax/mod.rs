@@ -1,4 +1,52 @@
-// TEMPORARY PLACEHOLDER written by the lead so the crate compiles; the syntax helper replaces this file entirely.
-pub struct SyntaxError { pub line: usize, pub column: usize, pub message: String }
-pub fn to_generic(_file_name: &str, text: &str) -> Result<String, Vec<SyntaxError>> { Ok(text.to_string()) }
-pub fn to_custom(printed: &str) -> String { printed.to_string() }
+//! The assembly-format layer of the dialect: the dialect is registered through IRDL, so MLIR only parses and
+//! prints lego ops in the generic form. This module rewrites the custom syntax users write
+//! (`../shared/spec/dialect.md`) to the generic form (`docs/generic-form.md`) before MLIR parses a text, and
+//! MLIR's printed generic lego ops back to the custom syntax.
+//!
+//! It is pure text processing over MLIR's lexical grammar ([`lexer`]): it needs no MLIR context, and what it
+//! does not recognise passes through untouched for MLIR to judge.
+
+mod custom_parser;
+mod generic_parser;
+pub mod lexer;
+mod model;
+mod parser;
+mod source;
+mod splice;
+mod to_custom;
+mod to_generic;
+
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+
+/// A syntax error in the custom form, at a 1-based line and column (in bytes) of the input text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyntaxError {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.line, self.column, self.message)
+    }
+}
+
+impl std::error::Error for SyntaxError {}
+
+/// Rewrites every custom-form lego op in `text` to the generic form (docs/generic-form.md). `file_name` is
+/// used in the explicit `loc("file_name":line:col)` attached to each rewritten op. Generic-form ops,
+/// non-lego ops, comments etc. pass through. Each rewritten op keeps the number of lines it had, so MLIR's
+/// diagnostics on the rest of the text keep their line numbers.
+pub fn to_generic(file_name: &str, text: &str) -> Result<String, Vec<SyntaxError>> {
+    to_generic::to_generic(file_name, text)
+}
+
+/// Rewrites the generic lego ops in MLIR's printed output back to custom form. Never fails: anything it
+/// does not recognise (or whose attributes don't fit the custom form) is left exactly as printed.
+pub fn to_custom(printed: &str) -> String {
+    to_custom::to_custom(printed)
+}

@@ -62,7 +62,7 @@ impl fmt::Display for Severity {
 pub struct Expectation {
     pub severity: Severity,
     /// The line (1-based, in the original file) the diagnostic must be reported on.
-    /// Meaningless (0) for `@unknown` annotations, see [`Expectation::is_unknown_location`].
+    /// 0 for `@unknown` annotations, which match only diagnostics without a location.
     pub line: usize,
     /// The body as written between the outer `{{` `}}`, regex segments included.
     pub pattern: String,
@@ -78,16 +78,6 @@ pub struct Expectation {
 }
 
 impl Expectation {
-    /// Whether a diagnostic has been matched to this annotation by [`check`].
-    pub fn is_matched(&self) -> bool {
-        self.matched
-    }
-
-    /// Whether this is an `@unknown` annotation, matching diagnostics that have no location.
-    pub fn is_unknown_location(&self) -> bool {
-        self.unknown_location
-    }
-
     /// Whether `message` contains a match of the body.
     pub fn matches_message(&self, message: &str) -> bool {
         match &self.regex {
@@ -367,34 +357,36 @@ fn scan_body(
     loop {
         let rest = &line[pos..];
         let close = rest.find("}}");
-        let open = rest.find("{{");
-        match (open, close) {
-            (Some(open), close) if close.map_or(true, |close| open < close) => {
-                source.push_str(&regex::escape(&rest[..open]));
-                let regex_start = pos + open + 2;
-                let Some(regex_len) = line[regex_start..].find("}}") else {
-                    return Err((
-                        pos + open + 1,
-                        "found start of regex with no end '}}'".to_string(),
-                    ));
-                };
-                source.push_str("(?:");
-                source.push_str(&line[regex_start..regex_start + regex_len]);
-                source.push(')');
-                has_regex = true;
-                pos = regex_start + regex_len + 2;
-            }
-            (_, Some(close)) => {
-                source.push_str(&regex::escape(&rest[..close]));
-                return Ok((pos + close, has_regex.then_some(source)));
-            }
-            (_, None) => {
+        // A `{{` before the next `}}` (or with no `}}` at all) opens a regex segment;
+        // otherwise that `}}` ends the body.
+        let regex_open = match (rest.find("{{"), close) {
+            (Some(open), Some(close)) if close < open => None,
+            (open, _) => open,
+        };
+        if let Some(open) = regex_open {
+            source.push_str(&regex::escape(&rest[..open]));
+            let regex_start = pos + open + 2;
+            let Some(regex_len) = line[regex_start..].find("}}") else {
                 return Err((
-                    start - 1,
-                    format!("expected '}}}}' to end the expected-{severity} message"),
+                    pos + open + 1,
+                    "found start of regex with no end '}}'".to_string(),
                 ));
-            }
+            };
+            source.push_str("(?:");
+            source.push_str(&line[regex_start..regex_start + regex_len]);
+            source.push(')');
+            has_regex = true;
+            pos = regex_start + regex_len + 2;
+            continue;
         }
+        let Some(close) = close else {
+            return Err((
+                start - 1,
+                format!("expected '}}}}' to end the expected-{severity} message"),
+            ));
+        };
+        source.push_str(&regex::escape(&rest[..close]));
+        return Ok((pos + close, has_regex.then_some(source)));
     }
 }
 
@@ -416,7 +408,7 @@ pub fn check(
 ) -> Vec<String> {
     let mut failures = Vec::new();
     for diagnostic in reported {
-        let in_input = diagnostic.file.as_deref().map_or(true, |f| f == file_name);
+        let in_input = diagnostic.file.as_deref().unwrap_or(file_name) == file_name;
         let applies = |e: &Expectation| match diagnostic.line {
             None => e.unknown_location,
             Some(line) => in_input && !e.unknown_location && e.line == line,
@@ -561,7 +553,7 @@ x
     #[test]
     fn unknown_designator() {
         let e = parse("// expected-error @unknown {{no loc}}");
-        assert!(e[0].is_unknown_location());
+        assert!(e[0].unknown_location);
         let mut e = e;
         assert!(check(
             &mut e,
@@ -627,7 +619,7 @@ x
             "'lego.apply' op expects (i, j). got [3]*",
         )];
         assert!(check(&mut e, &reported, "t.mlir").is_empty());
-        assert!(e[0].is_matched());
+        assert!(e[0].matched);
     }
 
     #[test]

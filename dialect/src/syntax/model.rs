@@ -1,0 +1,624 @@
+//! One lego op, independent of the form it was written in, and its two renderings: the generic form of
+//! docs/generic-form.md and the custom form of the dialect spec. SSA names and types are kept as text.
+//!
+//! `gen_p` is rendered in pieces (header, middle, trailer) because its region bodies are not part of the
+//! model: the rewriters copy them from the input between the pieces.
+
+use std::fmt::{self, Write as _};
+
+/// `ShapedType::kDynamic`: the `static_dims` entry of an SSA dimension.
+pub(crate) const DYNAMIC: i64 = i64::MIN;
+
+/// One entry of a dimension list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Dim {
+    Static(i64),
+    Dynamic(String),
+}
+
+/// A region argument, `%i: index` with an optional `loc(...)` (printed under `--mlir-print-debuginfo`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct BlockArg {
+    pub name: String,
+    pub ty: String,
+    pub loc: Option<String>,
+}
+
+impl fmt::Display for BlockArg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.name, self.ty)?;
+        match &self.loc {
+            Some(loc) => write!(f, " {loc}"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The ops of the dialect. `ty` is the one `!lego.layout` type the custom form spells out (as written, so a
+/// type alias survives): the result type of constructors, the layout operand's type of the other ops.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum LegoOp {
+    Row {
+        dims: Vec<Dim>,
+        ty: String,
+    },
+    Col {
+        dims: Vec<Dim>,
+        ty: String,
+    },
+    RegP {
+        perm: Vec<i64>,
+        dims: Vec<Dim>,
+        ty: String,
+    },
+    GenP {
+        dims: Vec<Dim>,
+        apply: Vec<BlockArg>,
+        inv: Option<Vec<BlockArg>>,
+        ty: String,
+    },
+    OrderBy {
+        objects: Vec<String>,
+        ty: String,
+    },
+    GroupBy {
+        dims: Vec<Dim>,
+        objects: Vec<String>,
+        ty: String,
+    },
+    TileBy {
+        inner: String,
+        levels: Vec<Vec<Dim>>,
+        ty: String,
+    },
+    ExpandBy {
+        inner: String,
+        dims: Vec<Dim>,
+        to: Vec<Dim>,
+        ty: String,
+    },
+    Apply {
+        layout: String,
+        indices: Vec<String>,
+        ty: String,
+    },
+    ApplyInverse {
+        layout: String,
+        flat: Vec<String>,
+        ty: String,
+        results: Vec<String>,
+    },
+    CastView {
+        memref: String,
+        layout: String,
+        memref_ty: String,
+        layout_ty: String,
+        view_ty: String,
+    },
+    /// `types` are the operand types as listed; `element` (the result type) comes from the view type.
+    Load {
+        view: String,
+        indices: Vec<String>,
+        types: Vec<String>,
+        element: String,
+    },
+    Store {
+        value: String,
+        view: String,
+        indices: Vec<String>,
+        types: Vec<String>,
+    },
+    /// `dict` is the attribute dictionary exactly as written, braces included.
+    Check {
+        address: String,
+        dict: Option<String>,
+    },
+    Assume {
+        condition: String,
+    },
+    AssumeBounds {
+        value: String,
+        lb: Option<String>,
+        ub: Option<String>,
+    },
+    AssertApplyBounds {
+        layout: String,
+        indices: Vec<String>,
+        ty: String,
+    },
+    AssertInvBounds {
+        layout: String,
+        flat: Vec<String>,
+        ty: String,
+    },
+    /// `lego.yield`, generically the upstream `smt.yield`.
+    Yield {
+        values: Vec<String>,
+        types: Vec<String>,
+    },
+}
+
+/// The op names of the custom syntax, without the `lego.` prefix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum OpName {
+    Row,
+    Col,
+    RegP,
+    GenP,
+    OrderBy,
+    GroupBy,
+    TileBy,
+    ExpandBy,
+    Apply,
+    ApplyInverse,
+    CastView,
+    Load,
+    Store,
+    Check,
+    Assume,
+    AssumeBounds,
+    AssertApplyBounds,
+    AssertInvBounds,
+    Yield,
+}
+
+const OP_NAMES: [(OpName, &str); 19] = [
+    (OpName::Row, "row"),
+    (OpName::Col, "col"),
+    (OpName::RegP, "reg_p"),
+    (OpName::GenP, "gen_p"),
+    (OpName::OrderBy, "order_by"),
+    (OpName::GroupBy, "group_by"),
+    (OpName::TileBy, "tile_by"),
+    (OpName::ExpandBy, "expand_by"),
+    (OpName::Apply, "apply"),
+    (OpName::ApplyInverse, "apply_inverse"),
+    (OpName::CastView, "cast_view"),
+    (OpName::Load, "load"),
+    (OpName::Store, "store"),
+    (OpName::Check, "check"),
+    (OpName::Assume, "assume"),
+    (OpName::AssumeBounds, "assume_bounds"),
+    (OpName::AssertApplyBounds, "assert_apply_bounds"),
+    (OpName::AssertInvBounds, "assert_inv_bounds"),
+    (OpName::Yield, "yield"),
+];
+
+impl OpName {
+    /// `name` is the full op name, `lego.row`.
+    pub fn parse(name: &str) -> Option<Self> {
+        let suffix = name.strip_prefix("lego.")?;
+        OP_NAMES.iter().find(|(_, text)| *text == suffix).map(|&(op, _)| op)
+    }
+
+    pub fn suffix(self) -> &'static str {
+        OP_NAMES.iter().find(|(op, _)| *op == self).map_or("", |&(_, text)| text)
+    }
+}
+
+/// What a generic op needs besides its name and results.
+struct GenericParts {
+    operands: Vec<String>,
+    operand_types: Vec<String>,
+    /// The attribute dictionary, braces included; `None` prints none.
+    dict: Option<String>,
+    result_types: Vec<String>,
+}
+
+/// The generic rendering of `gen_p`, to be interleaved with the region bodies:
+/// `header BODY1 middle BODY2 trailer`, or `header BODY1 trailer` when there is no inverse region.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Pieces {
+    pub header: String,
+    pub middle: Option<String>,
+    pub trailer: String,
+}
+
+const LAYOUT: &str = "!lego.layout";
+const INDEX: &str = "index";
+
+fn results_prefix(results: Option<&str>) -> String {
+    results.map(|results| format!("{results} = ")).unwrap_or_default()
+}
+
+fn dynamic_names(dims: &[Dim]) -> impl Iterator<Item = String> + '_ {
+    dims.iter().filter_map(|dim| match dim {
+        Dim::Dynamic(name) => Some(name.clone()),
+        Dim::Static(_) => None,
+    })
+}
+
+fn dense_array(element: &str, values: impl IntoIterator<Item = i64>) -> String {
+    let values: Vec<String> = values.into_iter().map(|value| value.to_string()).collect();
+    if values.is_empty() {
+        format!("array<{element}>")
+    } else {
+        format!("array<{element}: {}>", values.join(", "))
+    }
+}
+
+fn static_dims(dims: &[Dim]) -> String {
+    dense_array(
+        "i64",
+        dims.iter().map(|dim| match dim {
+            Dim::Static(value) => *value,
+            Dim::Dynamic(_) => DYNAMIC,
+        }),
+    )
+}
+
+fn segments(sizes: &[usize]) -> String {
+    dense_array("i32", sizes.iter().map(|&size| i64::try_from(size).unwrap_or(i64::MAX)))
+}
+
+fn dict(entries: &[(&str, String)]) -> Option<String> {
+    let entries: Vec<String> = entries.iter().map(|(name, value)| format!("{name} = {value}")).collect();
+    Some(format!("{{{}}}", entries.join(", ")))
+}
+
+fn repeat(ty: &str, count: usize) -> Vec<String> {
+    vec![ty.to_string(); count]
+}
+
+/// MLIR's result type list: `()`, `t` or `(a, b)`; a lone function type needs parentheses.
+fn result_types(types: &[String]) -> String {
+    match types {
+        [single] if !single.starts_with('(') => single.clone(),
+        _ => format!("({})", types.join(", ")),
+    }
+}
+
+fn dims_text(dims: &[Dim]) -> String {
+    let entries: Vec<String> = dims
+        .iter()
+        .map(|dim| match dim {
+            Dim::Static(value) => value.to_string(),
+            Dim::Dynamic(name) => name.clone(),
+        })
+        .collect();
+    format!("[{}]", entries.join(", "))
+}
+
+fn args_text(args: &[BlockArg]) -> String {
+    args.iter().map(BlockArg::to_string).collect::<Vec<_>>().join(", ")
+}
+
+/// `^bb0(args):` after the `{` of a generic region; nothing when the entry block has no arguments, which is
+/// how MLIR prints such a block.
+fn entry_label(label: &str, args: &[BlockArg]) -> String {
+    if args.is_empty() {
+        String::new()
+    } else {
+        format!(" {label}({}):", args_text(args))
+    }
+}
+
+impl LegoOp {
+    pub fn name(&self) -> OpName {
+        match self {
+            LegoOp::Row { .. } => OpName::Row,
+            LegoOp::Col { .. } => OpName::Col,
+            LegoOp::RegP { .. } => OpName::RegP,
+            LegoOp::GenP { .. } => OpName::GenP,
+            LegoOp::OrderBy { .. } => OpName::OrderBy,
+            LegoOp::GroupBy { .. } => OpName::GroupBy,
+            LegoOp::TileBy { .. } => OpName::TileBy,
+            LegoOp::ExpandBy { .. } => OpName::ExpandBy,
+            LegoOp::Apply { .. } => OpName::Apply,
+            LegoOp::ApplyInverse { .. } => OpName::ApplyInverse,
+            LegoOp::CastView { .. } => OpName::CastView,
+            LegoOp::Load { .. } => OpName::Load,
+            LegoOp::Store { .. } => OpName::Store,
+            LegoOp::Check { .. } => OpName::Check,
+            LegoOp::Assume { .. } => OpName::Assume,
+            LegoOp::AssumeBounds { .. } => OpName::AssumeBounds,
+            LegoOp::AssertApplyBounds { .. } => OpName::AssertApplyBounds,
+            LegoOp::AssertInvBounds { .. } => OpName::AssertInvBounds,
+            LegoOp::Yield { .. } => OpName::Yield,
+        }
+    }
+
+    /// The generic op name, quoted as it appears in generic text.
+    fn generic_name(&self) -> String {
+        match self {
+            LegoOp::Yield { .. } => "\"smt.yield\"".to_string(),
+            _ => format!("\"lego.{}\"", self.name().suffix()),
+        }
+    }
+
+    fn generic_parts(&self) -> GenericParts {
+        let layout_result = |ty: &String| vec![ty.clone()];
+        match self {
+            LegoOp::Row { dims, ty } | LegoOp::Col { dims, ty } | LegoOp::GenP { dims, ty, .. } => GenericParts {
+                operands: dynamic_names(dims).collect(),
+                operand_types: repeat(INDEX, dynamic_names(dims).count()),
+                dict: dict(&[("static_dims", static_dims(dims))]),
+                result_types: layout_result(ty),
+            },
+            LegoOp::RegP { perm, dims, ty } => GenericParts {
+                operands: dynamic_names(dims).collect(),
+                operand_types: repeat(INDEX, dynamic_names(dims).count()),
+                dict: dict(&[("perm", dense_array("i64", perm.iter().copied())), ("static_dims", static_dims(dims))]),
+                result_types: layout_result(ty),
+            },
+            LegoOp::OrderBy { objects, ty } => GenericParts {
+                operands: objects.clone(),
+                operand_types: repeat(LAYOUT, objects.len()),
+                dict: None,
+                result_types: layout_result(ty),
+            },
+            LegoOp::GroupBy { dims, objects, ty } => {
+                let dynamic = dynamic_names(dims).count();
+                GenericParts {
+                    operands: dynamic_names(dims).chain(objects.iter().cloned()).collect(),
+                    operand_types: [repeat(INDEX, dynamic), repeat(LAYOUT, objects.len())].concat(),
+                    dict: dict(&[
+                        ("operandSegmentSizes", segments(&[dynamic, objects.len()])),
+                        ("static_dims", static_dims(dims)),
+                    ]),
+                    result_types: layout_result(ty),
+                }
+            }
+            LegoOp::TileBy { inner, levels, ty } => {
+                let dynamic: Vec<String> = levels.iter().flat_map(|level| dynamic_names(level)).collect();
+                let arrays: Vec<String> = levels.iter().map(|level| static_dims(level)).collect();
+                GenericParts {
+                    operand_types: [vec![LAYOUT.to_string()], repeat(INDEX, dynamic.len())].concat(),
+                    operands: std::iter::once(inner.clone()).chain(dynamic).collect(),
+                    dict: dict(&[("static_tile_dims", format!("[{}]", arrays.join(", ")))]),
+                    result_types: layout_result(ty),
+                }
+            }
+            LegoOp::ExpandBy { inner, dims, to, ty } => {
+                let (from_count, to_count) = (dynamic_names(dims).count(), dynamic_names(to).count());
+                GenericParts {
+                    operands: std::iter::once(inner.clone()).chain(dynamic_names(dims)).chain(dynamic_names(to)).collect(),
+                    operand_types: [vec![LAYOUT.to_string()], repeat(INDEX, from_count + to_count)].concat(),
+                    dict: dict(&[
+                        ("operandSegmentSizes", segments(&[1, from_count, to_count])),
+                        ("static_dims", static_dims(dims)),
+                        ("static_to_dims", static_dims(to)),
+                    ]),
+                    result_types: layout_result(ty),
+                }
+            }
+            LegoOp::Apply { layout, indices: rest, ty } => layout_and_indices(layout, rest, ty, vec![INDEX.to_string()]),
+            LegoOp::ApplyInverse { layout, flat: rest, ty, results } => layout_and_indices(layout, rest, ty, results.clone()),
+            LegoOp::AssertApplyBounds { layout, indices: rest, ty } | LegoOp::AssertInvBounds { layout, flat: rest, ty } => {
+                layout_and_indices(layout, rest, ty, Vec::new())
+            }
+            LegoOp::CastView { memref, layout, memref_ty, layout_ty, view_ty } => GenericParts {
+                operands: vec![memref.clone(), layout.clone()],
+                operand_types: vec![memref_ty.clone(), layout_ty.clone()],
+                dict: None,
+                result_types: vec![view_ty.clone()],
+            },
+            LegoOp::Load { view, indices, types, element } => GenericParts {
+                operands: std::iter::once(view.clone()).chain(indices.iter().cloned()).collect(),
+                operand_types: types.clone(),
+                dict: None,
+                result_types: vec![element.clone()],
+            },
+            LegoOp::Store { value, view, indices, types } => GenericParts {
+                operands: [value.clone(), view.clone()].into_iter().chain(indices.iter().cloned()).collect(),
+                operand_types: types.clone(),
+                dict: None,
+                result_types: Vec::new(),
+            },
+            LegoOp::Check { address, dict } => GenericParts {
+                operands: vec![address.clone()],
+                operand_types: vec![INDEX.to_string()],
+                dict: dict.clone(),
+                result_types: Vec::new(),
+            },
+            LegoOp::Assume { condition } => GenericParts {
+                operands: vec![condition.clone()],
+                operand_types: vec!["i1".to_string()],
+                dict: None,
+                result_types: Vec::new(),
+            },
+            LegoOp::AssumeBounds { value, lb, ub } => {
+                let operands: Vec<String> = std::iter::once(value).chain(lb).chain(ub).cloned().collect();
+                GenericParts {
+                    operand_types: repeat(INDEX, operands.len()),
+                    operands,
+                    dict: dict(&[("operandSegmentSizes", segments(&[1, usize::from(lb.is_some()), usize::from(ub.is_some())]))]),
+                    result_types: Vec::new(),
+                }
+            }
+            LegoOp::Yield { values, types } => {
+                GenericParts { operands: values.clone(), operand_types: types.clone(), dict: None, result_types: Vec::new() }
+            }
+        }
+    }
+
+    /// The generic form on one line, without a location. Not for `gen_p` (see [`LegoOp::generic_pieces`]).
+    pub fn generic(&self, results: Option<&str>) -> String {
+        let parts = self.generic_parts();
+        let mut text = format!("{}{}({})", results_prefix(results), self.generic_name(), parts.operands.join(", "));
+        if let Some(dict) = &parts.dict {
+            let _ = write!(text, " {dict}");
+        }
+        let _ = write!(text, " : ({}) -> {}", parts.operand_types.join(", "), result_types(&parts.result_types));
+        text
+    }
+
+    /// The generic form of `gen_p` around its region bodies; `label` names the entry blocks.
+    pub fn generic_pieces(&self, results: Option<&str>, label: &str) -> Option<Pieces> {
+        let LegoOp::GenP { apply, inv, .. } = self else { return None };
+        let parts = self.generic_parts();
+        let header =
+            format!("{}\"lego.gen_p\"({}) ({{{}", results_prefix(results), parts.operands.join(", "), entry_label(label, apply));
+        let middle = inv.as_ref().map(|inv| format!("}}, {{{}", entry_label(label, inv)));
+        let empty_inverse = if inv.is_some() { "" } else { ", {}" };
+        let trailer = format!(
+            "}}{empty_inverse}) {} : ({}) -> {}",
+            parts.dict.unwrap_or_default(),
+            parts.operand_types.join(", "),
+            result_types(&parts.result_types)
+        );
+        Some(Pieces { header, middle, trailer })
+    }
+
+    /// The custom form on one line, without a location. Not for `gen_p` (see [`LegoOp::custom_pieces`]).
+    pub fn custom(&self, results: Option<&str>) -> String {
+        let name = format!("{}lego.{}", results_prefix(results), self.name().suffix());
+        let list = |values: &[String]| values.join(", ");
+        match self {
+            LegoOp::Row { dims, ty } | LegoOp::Col { dims, ty } => format!("{name} {} : {ty}", dims_text(dims)),
+            LegoOp::RegP { perm, dims, ty } => {
+                let perm: Vec<Dim> = perm.iter().map(|&entry| Dim::Static(entry)).collect();
+                format!("{name} perm {} dims {} : {ty}", dims_text(&perm), dims_text(dims))
+            }
+            LegoOp::GenP { .. } => String::new(),
+            LegoOp::OrderBy { objects, ty } => format!("{name}({}) : {ty}", list(objects)),
+            LegoOp::GroupBy { dims, objects, ty } => format!("{name} {}({}) : {ty}", dims_text(dims), list(objects)),
+            LegoOp::TileBy { inner, levels, ty } => {
+                let levels: Vec<String> = levels.iter().map(|level| dims_text(level)).collect();
+                format!("{name} {inner} tile_dims [{}] : {ty}", levels.join(", "))
+            }
+            LegoOp::ExpandBy { inner, dims, to, ty } => {
+                format!("{name} {inner} dims {} to {} : {ty}", dims_text(dims), dims_text(to))
+            }
+            LegoOp::Apply { layout, indices: rest, ty }
+            | LegoOp::AssertApplyBounds { layout, indices: rest, ty }
+            | LegoOp::AssertInvBounds { layout, flat: rest, ty } => format!("{name} {layout}({}) : {ty}", list(rest)),
+            LegoOp::ApplyInverse { layout, flat, ty, results } => {
+                let results = if results.is_empty() { "()".to_string() } else { list(results) };
+                format!("{name} {layout}({}) : {ty} -> {results}", list(flat))
+            }
+            LegoOp::CastView { memref, layout, memref_ty, layout_ty, view_ty } => {
+                format!("{name} {memref}, {layout} : {memref_ty}, {layout_ty} -> {view_ty}")
+            }
+            LegoOp::Load { view, indices, types, .. } => format!("{name} {view}[{}] : {}", list(indices), list(types)),
+            LegoOp::Store { value, view, indices, types } => {
+                format!("{name} {value}, {view}[{}] : {}", list(indices), list(types))
+            }
+            LegoOp::Check { address, dict } => match dict {
+                Some(dict) => format!("{name} {address} {dict}"),
+                None => format!("{name} {address}"),
+            },
+            LegoOp::Assume { condition } => format!("{name} {condition}"),
+            LegoOp::AssumeBounds { value, lb, ub } => {
+                let mut text = format!("{name} {value}");
+                if let Some(lb) = lb {
+                    let _ = write!(text, " lb : {lb}");
+                }
+                if let Some(ub) = ub {
+                    let _ = write!(text, " ub : {ub}");
+                }
+                text
+            }
+            LegoOp::Yield { values, types } if values.is_empty() && types.is_empty() => name,
+            LegoOp::Yield { values, types } => format!("{name} {} : {}", list(values), list(types)),
+        }
+    }
+
+    /// The custom form of `gen_p` around its region bodies.
+    pub fn custom_pieces(&self, results: Option<&str>) -> Option<Pieces> {
+        let LegoOp::GenP { dims, apply, inv, ty } = self else { return None };
+        Some(Pieces {
+            header: format!("{}lego.gen_p {} apply ({}) {{", results_prefix(results), dims_text(dims), args_text(apply)),
+            middle: inv.as_ref().map(|inv| format!("}} inv ({}) {{", args_text(inv))),
+            trailer: format!("}} : {ty}"),
+        })
+    }
+}
+
+/// `lego.apply` and its relatives: a layout operand, index operands, and the given results.
+fn layout_and_indices(layout: &str, indices: &[String], ty: &str, results: Vec<String>) -> GenericParts {
+    GenericParts {
+        operands: std::iter::once(layout.to_string()).chain(indices.iter().cloned()).collect(),
+        operand_types: [vec![ty.to_string()], repeat(INDEX, indices.len())].concat(),
+        dict: None,
+        result_types: results,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ssa(name: &str) -> String {
+        name.to_string()
+    }
+
+    fn layout() -> String {
+        LAYOUT.to_string()
+    }
+
+    #[test]
+    fn op_names_round_trip() {
+        for (op, suffix) in OP_NAMES {
+            assert_eq!(OpName::parse(&format!("lego.{suffix}")), Some(op));
+            assert_eq!(op.suffix(), suffix);
+        }
+        assert_eq!(OpName::parse("lego.foo"), None);
+        assert_eq!(OpName::parse("row"), None);
+    }
+
+    #[test]
+    fn mixed_dims_render_with_the_dynamic_sentinel() {
+        let op = LegoOp::Row { dims: vec![Dim::Static(4), Dim::Dynamic(ssa("%n"))], ty: layout() };
+        assert_eq!(
+            op.generic(Some("%l")),
+            "%l = \"lego.row\"(%n) {static_dims = array<i64: 4, -9223372036854775808>} : (index) -> !lego.layout"
+        );
+        assert_eq!(op.custom(Some("%l")), "%l = lego.row [4, %n] : !lego.layout");
+    }
+
+    #[test]
+    fn empty_lists_render_as_empty_arrays() {
+        let op = LegoOp::Row { dims: Vec::new(), ty: layout() };
+        assert_eq!(op.generic(None), "\"lego.row\"() {static_dims = array<i64>} : () -> !lego.layout");
+        let op = LegoOp::TileBy { inner: ssa("%o"), levels: Vec::new(), ty: layout() };
+        assert_eq!(op.generic(None), "\"lego.tile_by\"(%o) {static_tile_dims = []} : (!lego.layout) -> !lego.layout");
+    }
+
+    #[test]
+    fn gen_p_pieces() {
+        let arg = |name: &str| BlockArg { name: ssa(name), ty: INDEX.to_string(), loc: None };
+        let op = LegoOp::GenP {
+            dims: vec![Dim::Dynamic(ssa("%c4")), Dim::Static(4)],
+            apply: vec![arg("%i"), arg("%j")],
+            inv: Some(vec![arg("%x")]),
+            ty: layout(),
+        };
+        assert_eq!(
+            op.generic_pieces(Some("%l"), "^bb0"),
+            Some(Pieces {
+                header: "%l = \"lego.gen_p\"(%c4) ({ ^bb0(%i: index, %j: index):".into(),
+                middle: Some("}, { ^bb0(%x: index):".into()),
+                trailer: "}) {static_dims = array<i64: -9223372036854775808, 4>} : (index) -> !lego.layout".into(),
+            })
+        );
+        assert_eq!(
+            op.custom_pieces(Some("%l")),
+            Some(Pieces {
+                header: "%l = lego.gen_p [%c4, 4] apply (%i: index, %j: index) {".into(),
+                middle: Some("} inv (%x: index) {".into()),
+                trailer: "} : !lego.layout".into()
+            })
+        );
+        let apply_only = LegoOp::GenP { dims: vec![Dim::Static(4)], apply: vec![arg("%i")], inv: None, ty: layout() };
+        let pieces = apply_only.generic_pieces(None, "^bb0");
+        assert_eq!(
+            pieces.map(|pieces| (pieces.middle, pieces.trailer)),
+            Some((None, "}, {}) {static_dims = array<i64: 4>} : () -> !lego.layout".into()))
+        );
+    }
+
+    #[test]
+    fn result_type_lists() {
+        assert_eq!(result_types(&[]), "()");
+        assert_eq!(result_types(&[ssa("index")]), "index");
+        assert_eq!(result_types(&[ssa("index"), ssa("index")]), "(index, index)");
+        assert_eq!(result_types(&[ssa("(i32) -> i32")]), "((i32) -> i32)");
+    }
+
+    #[test]
+    fn block_args_keep_locations() {
+        let arg = BlockArg { name: ssa("%i"), ty: ssa("index"), loc: Some(ssa("loc(\"f\":1:2)")) };
+        assert_eq!(arg.to_string(), "%i: index loc(\"f\":1:2)");
+    }
+}

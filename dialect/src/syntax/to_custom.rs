@@ -1,0 +1,150 @@
+//! Generic → custom: rewrites the generic lego ops of MLIR's printed output to the custom form, and the
+//! `smt.yield` terminators of their `gen_p` regions to `lego.yield`. Everything else is copied verbatim.
+//!
+//! An op is only rewritten when its custom form parses back to exactly the generic tokens it came from
+//! (region bodies aside), so the round trip cannot lose information: an op with an extra attribute, an
+//! unexpected type or anything else the custom form cannot say stays as printed.
+
+use super::custom_parser::parse_op;
+use super::generic_parser::{parse_generic_op, GenericOp};
+use super::lexer::{Token, TokenKind};
+use super::model::{LegoOp, OpName};
+use super::source::{OpHead, Scope, Source};
+use super::splice::Splicer;
+
+pub fn to_custom(printed: &str) -> String {
+    // Text that does not even tokenize, or has unbalanced brackets, is not MLIR's output; leave it alone.
+    let Some(source) = Source::new(printed).ok().filter(|source| source.bracket_error.is_none()) else {
+        return printed.to_string();
+    };
+    let mut printer = Printer { source: &source, out: Splicer::new(printed) };
+    printer.statements(0, source.eof(), Scope::TOP);
+    printer.out.finish()
+}
+
+struct Printer<'s, 'a> {
+    source: &'s Source<'a>,
+    out: Splicer<'a>,
+}
+
+impl Printer<'_, '_> {
+    /// Replaces tokens `first..=last` by `text`.
+    fn replace_tokens(&mut self, first: usize, last: usize, text: &str) {
+        let (start, end) = (self.source.toks[first].offset, self.source.toks[last].end());
+        self.out.replace(start, end, text);
+    }
+
+    /// Converts the lego ops among the statements of tokens `lo..hi`.
+    fn statements(&mut self, lo: usize, hi: usize, scope: Scope) {
+        let source = self.source;
+        source.walk(lo, hi, scope, |head, scope| self.op(head, hi, scope));
+    }
+
+    /// Converts the op at `head` if it is a lego op (or a `gen_p` terminator); returns the index after it.
+    fn op(&mut self, head: &OpHead, hi: usize, scope: Scope) -> Option<usize> {
+        let name = self.source.toks[head.name];
+        match name.kind {
+            TokenKind::BareIdent if scope.in_gen_p && name.text == "smt.yield" => self.custom_yield(head, hi),
+            TokenKind::String if name.text.starts_with("\"lego.") || (scope.in_gen_p && name.text == "\"smt.yield\"") => {
+                self.generic_op(head, hi, scope)
+            }
+            _ => None,
+        }
+    }
+
+    /// `smt.yield %a : index` (its custom form) becomes `lego.yield %a : index`; the syntax is the same.
+    fn custom_yield(&mut self, head: &OpHead, hi: usize) -> Option<usize> {
+        if head.results.is_some() {
+            return None;
+        }
+        let parsed = parse_op(self.source, OpName::Yield, head.name, hi).ok()?;
+        let end = parsed.loc.unwrap_or(parsed.last);
+        // Anything else on the line (an attribute dictionary) has no place in the custom form.
+        let next = &self.source.toks[end + 1];
+        let ends_statement = end + 1 >= hi || next.kind == TokenKind::Eof || next.line > self.source.toks[end].line;
+        if !ends_statement {
+            return None;
+        }
+        self.replace_tokens(head.name, head.name, "lego.yield");
+        Some(end + 1)
+    }
+
+    fn generic_op(&mut self, head: &OpHead, hi: usize, scope: Scope) -> Option<usize> {
+        let generic = parse_generic_op(self.source, head, hi)?;
+        let op = generic.to_lego(self.source)?;
+        let results = head.results.as_deref();
+        let next = generic.last + 1;
+        if let LegoOp::GenP { .. } = op {
+            return (!scope.too_deep() && self.gen_p(head, &generic, &op, scope)).then_some(next);
+        }
+        let custom = op.custom(results);
+        if !same_tokens(&self.source.toks[head.first..=generic.last], &reparsed_generic(&custom, results)?) {
+            return None;
+        }
+        self.replace_tokens(head.first, generic.last, &custom);
+        Some(next)
+    }
+
+    fn gen_p(&mut self, head: &OpHead, generic: &GenericOp<'_>, op: &LegoOp, scope: Scope) -> bool {
+        let [apply, inv] = generic.regions.as_slice() else { return false };
+        let results = head.results.as_deref();
+        let Some(pieces) = op.custom_pieces(results) else { return false };
+        // Check everything but the bodies, which are copied (and converted) separately.
+        let toks = &self.source.toks;
+        let outside_bodies: Vec<Token<'_>> =
+            [&toks[head.first..apply.body_start], &toks[apply.close..inv.body_start], &toks[inv.close..=generic.last]].concat();
+        let custom_without_bodies = [Some(pieces.header.as_str()), pieces.middle.as_deref(), Some(pieces.trailer.as_str())]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join("\n");
+        if !reparsed_generic(&custom_without_bodies, results).is_some_and(|reparsed| same_tokens(&outside_bodies, &reparsed)) {
+            return false;
+        }
+        self.replace_tokens(head.first, apply.body_start - 1, &pieces.header);
+        self.statements(apply.body_start, apply.close, scope.gen_p_region());
+        let tail = match &pieces.middle {
+            Some(middle) => {
+                self.replace_tokens(apply.close, inv.body_start - 1, middle);
+                self.statements(inv.body_start, inv.close, scope.gen_p_region());
+                inv
+            }
+            None => apply,
+        };
+        self.replace_tokens(tail.close, generic.last, &pieces.trailer);
+        true
+    }
+}
+
+/// What `to_generic` makes of the custom text of one op (with empty region bodies), as tokens; `None` if it
+/// does not parse.
+fn reparsed_generic(custom: &str, results: Option<&str>) -> Option<Vec<(TokenKind, String)>> {
+    let source = Source::new(custom).ok()?;
+    let head = source.op_head(0)?;
+    let name = OpName::parse(source.toks[head.name].text)?;
+    let parsed = parse_op(&source, name, head.name, source.eof()).ok()?;
+    if parsed.last + 1 != source.eof() {
+        return None;
+    }
+    let generic = match parsed.op.generic_pieces(results, "^bb0") {
+        Some(pieces) => {
+            [Some(pieces.header), pieces.middle, Some(pieces.trailer)].into_iter().flatten().collect::<Vec<_>>().join(" ")
+        }
+        None => parsed.op.generic(results),
+    };
+    let reparsed = Source::new(&generic).ok()?;
+    Some(reparsed.toks.iter().filter(|token| token.kind != TokenKind::Eof).map(|token| (token.kind, normalized(token))).collect())
+}
+
+/// Token text with whitespace inside `<...>` bodies removed, so `array<i64: 1>` equals `array<i64:1>`.
+fn normalized(token: &Token<'_>) -> String {
+    match token.kind {
+        TokenKind::BareIdent | TokenKind::TypeId | TokenKind::AttrId => token.text.split_whitespace().collect(),
+        _ => token.text.to_string(),
+    }
+}
+
+fn same_tokens(original: &[Token<'_>], reparsed: &[(TokenKind, String)]) -> bool {
+    original.len() == reparsed.len()
+        && original.iter().zip(reparsed).all(|(token, (kind, text))| token.kind == *kind && normalized(token) == *text)
+}

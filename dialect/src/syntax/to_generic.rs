@@ -1,0 +1,176 @@
+//! Custom → generic: rewrites every custom lego op of a text to the generic form of docs/generic-form.md and
+//! copies everything else (upstream ops, generic ops, comments, whitespace) verbatim.
+
+use super::custom_parser::{parse_op, ParsedOp};
+use super::generic_parser::parse_generic_op;
+use super::lexer::TokenKind;
+use super::model::OpName;
+use super::source::{OpHead, Scope, Source};
+use super::splice::Splicer;
+use super::SyntaxError;
+
+pub fn to_generic(file_name: &str, text: &str) -> Result<String, Vec<SyntaxError>> {
+    let source = Source::new(text)?;
+    let mut rewriter = Rewriter { source: &source, file: escape_string(file_name), out: Splicer::new(text), errors: Vec::new() };
+    rewriter.statements(0, source.eof(), Scope::TOP);
+    if rewriter.errors.is_empty() {
+        match source.bracket_error {
+            Some(error) => Err(vec![error]),
+            None => Ok(rewriter.out.finish()),
+        }
+    } else {
+        rewriter.errors.sort_by_key(|error| (error.line, error.column));
+        Err(rewriter.errors)
+    }
+}
+
+/// `text` as the body of an MLIR string literal, escaped the way MLIR's printer does.
+fn escape_string(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for byte in text.bytes() {
+        match byte {
+            b'"' | b'\\' => {
+                escaped.push('\\');
+                escaped.push(char::from(byte));
+            }
+            b' '..=b'~' => escaped.push(char::from(byte)),
+            _ => escaped.push_str(&format!("\\{byte:02X}")),
+        }
+    }
+    escaped
+}
+
+struct Rewriter<'s, 'a> {
+    source: &'s Source<'a>,
+    /// The file name, escaped for `loc("...")`.
+    file: String,
+    out: Splicer<'a>,
+    errors: Vec<SyntaxError>,
+}
+
+impl Rewriter<'_, '_> {
+    /// Rewrites the custom lego ops among the statements of tokens `lo..hi`.
+    fn statements(&mut self, lo: usize, hi: usize, scope: Scope) {
+        let source = self.source;
+        source.walk(lo, hi, scope, |head, scope| self.op(head, hi, scope));
+    }
+
+    /// Handles the op at `head` if it is ours; returns the index of the token after it.
+    fn op(&mut self, head: &OpHead, hi: usize, scope: Scope) -> Option<usize> {
+        let name = self.source.toks[head.name];
+        match name.kind {
+            TokenKind::BareIdent if name.text.starts_with("lego.") && self.is_op_name(head) => {
+                Some(self.custom_op(head, hi, scope))
+            }
+            TokenKind::String if name.text == "\"lego.gen_p\"" => self.generic_gen_p(head, hi, scope),
+            _ => None,
+        }
+    }
+
+    /// A bare `lego.x` at the start of a line is an op, unless it is an attribute name in a dictionary that
+    /// spans lines (`{\n lego.thread_id}`, `lego.x = 1,`).
+    fn is_op_name(&self, head: &OpHead) -> bool {
+        let name = &self.source.toks[head.name];
+        let next = &self.source.toks[head.name + 1];
+        let attribute_like = next.line == name.line && (next.is_punct("=") || next.is_punct(",") || next.is_punct("}"));
+        head.results.is_some() || !attribute_like
+    }
+
+    fn custom_op(&mut self, head: &OpHead, hi: usize, scope: Scope) -> usize {
+        let name = self.source.toks[head.name];
+        let first = self.source.toks[head.first];
+        let result = match OpName::parse(name.text) {
+            None => Err(name.error(format!("custom op '{}' is unknown", name.text))),
+            Some(OpName::Yield) if !scope.in_gen_p => Err(first.error("'lego.yield' op expects parent op 'lego.gen_p'")),
+            Some(OpName::GenP) if scope.too_deep() => Err(first.error("'lego.gen_p' regions are nested too deeply")),
+            Some(op_name) => parse_op(self.source, op_name, head.name, hi),
+        };
+        match result {
+            Ok(parsed) => {
+                self.emit(head, &parsed, scope);
+                parsed.loc.unwrap_or(parsed.last) + 1
+            }
+            Err(error) => {
+                self.errors.push(error);
+                self.source.recover(head.name, hi)
+            }
+        }
+    }
+
+    /// `loc("file":line:col)` at the op's name token, unless the user wrote one. MLIR's parser locates every op
+    /// at its name (not its result list), so diagnostics point where users of a C++ dialect expect them.
+    fn location(&self, name: usize, parsed: &ParsedOp) -> String {
+        if parsed.loc.is_some() {
+            return String::new();
+        }
+        let token = &self.source.toks[name];
+        format!(" loc(\"{}\":{}:{})", self.file, token.line, token.column)
+    }
+
+    /// Replaces tokens `first..=last` by `text` and `suffix`, with the line breaks the tokens spanned
+    /// between the two, so that the lines after them keep their numbers.
+    fn replace_lines(&mut self, first: usize, last: usize, text: &str, suffix: &str) {
+        let padding = "\n".repeat(self.source.newlines_between(first, last));
+        let (start, end) = (self.source.toks[first].offset, self.source.toks[last].end());
+        self.out.replace(start, end, &format!("{text}{padding}{suffix}"));
+    }
+
+    fn emit(&mut self, head: &OpHead, parsed: &ParsedOp, scope: Scope) {
+        let location = self.location(head.name, parsed);
+        let results = head.results.as_deref();
+        let Some(&(apply_open, apply_close)) = parsed.regions.first() else {
+            self.replace_lines(head.first, parsed.last, &parsed.op.generic(results), &location);
+            return;
+        };
+        let label = self.entry_label(&parsed.regions);
+        let Some(pieces) = parsed.op.generic_pieces(results, &label) else { return };
+        self.replace_lines(head.first, apply_open, &pieces.header, "");
+        self.statements(apply_open + 1, apply_close, scope.gen_p_region());
+        let mut tail = apply_close;
+        if let (Some(middle), Some(&(inv_open, inv_close))) = (&pieces.middle, parsed.regions.get(1)) {
+            self.replace_lines(apply_close, inv_open, middle, "");
+            self.statements(inv_open + 1, inv_close, scope.gen_p_region());
+            tail = inv_close;
+        }
+        self.replace_lines(tail, parsed.last, &pieces.trailer, &location);
+    }
+
+    /// A name for the entry blocks that no block label inside the regions uses (users may label further
+    /// blocks of a region).
+    fn entry_label(&self, regions: &[(usize, usize)]) -> String {
+        let used = |label: &str| {
+            regions.iter().any(|&(open, close)| {
+                self.source.toks[open..close].iter().any(|token| token.kind == TokenKind::BlockId && token.text == label)
+            })
+        };
+        (0..)
+            .map(|n| if n == 0 { "^bb0".to_string() } else { format!("^bb0_{n}") })
+            .find(|label| !used(label))
+            .unwrap_or_default()
+    }
+
+    /// A user-written generic `"lego.gen_p"`: its regions hold `lego.yield` terminators too.
+    fn generic_gen_p(&mut self, head: &OpHead, hi: usize, scope: Scope) -> Option<usize> {
+        if scope.too_deep() {
+            return None;
+        }
+        let op = parse_generic_op(self.source, head, hi)?;
+        for region in &op.regions {
+            self.statements(region.open + 1, region.close, scope.gen_p_region());
+        }
+        Some(op.last + 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_names_are_escaped_like_mlir_strings() {
+        assert_eq!(escape_string("a/b.mlir"), "a/b.mlir");
+        assert_eq!(escape_string("a\"b\\c"), "a\\\"b\\\\c");
+        assert_eq!(escape_string("tab\there"), "tab\\09here");
+        assert_eq!(escape_string("é"), "\\C3\\A9");
+    }
+}
