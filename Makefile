@@ -5,13 +5,13 @@
 
 LLVM_PREFIX  := /usr/lib/llvm-22
 APT_PACKAGES := llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libpolly-22-dev libclang-22-dev \
-                libz3-dev libzstd-dev libxml2-dev zlib1g-dev
+                libz3-dev libzstd-dev libxml2-dev zlib1g-dev python3-psutil
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CARGO        ?= cargo
 # lit, FileCheck, not and mlir-translate come from Debian's LLVM 22 packages.
 export PATH  := $(LLVM_PREFIX)/bin:$(PATH)
 
-.PHONY: all setup build demo test cargo-test lit bench clean
+.PHONY: all setup build demo test cargo-test lit examples docs bench clean
 
 all: build
 
@@ -40,8 +40,16 @@ demo: build
 cargo-test: setup
 	$(CARGO) test --workspace --locked
 
-lit: build
-	lit -v test/
+lit: build examples
+	lit -v --timeout 300 test/
+
+# The cargo examples (passes/examples/tiled_layout.rs, docs/embedding.md); test/embedding runs them.
+examples: build
+	$(CARGO) build --workspace --examples --locked
+
+# Regenerates the pictures and before/after IR in docs/ (test/docs/up-to-date.test fails until this is run).
+docs: build
+	./target/debug/lego-docgen --lego-opt ./target/debug/lego-opt docs
 
 test: cargo-test lit
 

@@ -18,3 +18,17 @@ config.environment["PATH"] = os.pathsep.join(tool_dirs + [config.environment.get
 config.environment["RUST_BACKTRACE"] = "0"
 config.substitutions.append(("%lego_root", root))
 config.substitutions.append(("%examples", os.path.join(root, "examples")))
+# C and C++ hosts of the C API (test/capi): the system compilers, as an embedder would use them.
+import shutil
+config.substitutions.append(("%cc", os.environ.get("CC", "cc")))
+config.substitutions.append(("%cxx", os.environ.get("CXX", "c++")))
+if shutil.which(os.environ.get("CXX", "c++")):
+    config.available_features.add("cxx")
+# GPU toolkits at their fallback locations: where they exist, test/targets' "tool is missing" errors cannot be
+# provoked, so those tests are skipped.
+if os.access("/usr/local/cuda/bin/ptxas", os.X_OK):
+    config.available_features.add("cuda-fallback-toolkit")
+if os.access("/opt/rocm/llvm/bin/ld.lld", os.X_OK):
+    config.available_features.add("rocm-fallback-toolkit")
+# MLIR's runtime libraries for mlir-runner (test/targets/llvm-jit.mlir).
+config.substitutions.append(("%mlir_lib", "/usr/lib/llvm-22/lib"))

@@ -353,9 +353,9 @@ pub fn layout_shape(value: Value) -> Option<LayoutShape> {
             let invertible = layout_shape(inner).is_none_or(|shape| shape.invertible);
             LayoutShape { dims: levels.iter().flat_map(|level| knowns(level)).collect(), invertible }
         }
-        LayoutOp::ExpandBy { inner, dims, .. } => {
-            let invertible = layout_shape(inner).is_none_or(|shape| shape.invertible);
-            LayoutShape { dims: knowns(&dims), invertible }
+        LayoutOp::ExpandBy { inner, .. } => {
+            // semantics.md: apply(s⃗) = … apply(L, s⃗): the logical dims are those of the input layout.
+            layout_shape(inner)?
         }
     })
 }
@@ -541,5 +541,14 @@ pub fn walk_ops<'c, 'a>(root: OperationRef<'c, 'a>, visit: &mut dyn FnMut(Operat
             }
             block = current.next_in_region();
         }
+    }
+}
+
+/// The number of positions a layout maps to (what a viewed memref must hold): `Π n⃗` for
+/// `expand_by L dims n⃗ to m⃗`, the element count otherwise. `None` when unknown.
+pub fn layout_codomain(value: Value) -> Option<i64> {
+    match defining_layout(value)? {
+        (_, LayoutOp::ExpandBy { dims, .. }) => known_product(&dims),
+        _ => layout_shape(value)?.volume(),
     }
 }

@@ -331,7 +331,7 @@ fn verify_cast_view(op: OperationRef) -> Check {
             ));
         }
     }
-    if let (Some(count), Some(volume)) = (count, layout_shape(layout).and_then(|shape| shape.volume())) {
+    if let (Some(count), Some(volume)) = (count, crate::ops::layout_codomain(layout)) {
         if count != volume {
             return Err(format!(
                 "MemRef total number of elements ({count}) does not match layout volume ({volume})"

@@ -6,7 +6,8 @@
 //! layouts and random indices of large ones, `apply_inverse` likewise, each compared with the algebra.
 //!
 //! Seeded and reproducible. The normal run checks ≥ 10 000 (layout, index) pairs per pipeline; set
-//! `LEGO_DIFF_CASES=1000000` (with `--release`) for a soak run, `LEGO_DIFF_SEED` to vary the layouts.
+//! `LEGO_DIFF_CASES=1000000` (with `--release`) for a soak run, `LEGO_DIFF_SEED` to vary the layouts,
+//! `LEGO_DIFF_SYMBOLIC` for the percentage of symbolic sizes (default 25).
 
 use crate::{build_pass_manager, pipeline_text, Registry};
 use lego_algebra::{
@@ -32,6 +33,11 @@ const TO_LLVM: &str = "canonicalize, affine-expand-index-ops, lower-affine, conv
 
 fn requested_cases() -> usize {
     std::env::var("LEGO_DIFF_CASES").ok().and_then(|text| text.parse().ok()).unwrap_or(10_000)
+}
+
+/// Chance (percent) that a size is symbolic (an SSA function argument) rather than a literal.
+fn symbolic_percent() -> u32 {
+    std::env::var("LEGO_DIFF_SYMBOLIC").ok().and_then(|text| text.parse().ok()).unwrap_or(25)
 }
 
 fn seed() -> u64 {
@@ -76,10 +82,16 @@ fn call_apply(engine: &ExecutionEngine, name: &str, index: &[u64], symbolic: &[u
 
 fn call_inverse(engine: &ExecutionEngine, name: &str, flat: u64, symbolic: &[u64], rank: usize) -> Vec<u64> {
     let mut arguments: Vec<u64> = std::iter::once(flat).chain(symbolic.iter().copied()).collect();
-    // Several results come back as one struct of `index` fields, laid out like an array.
+    if rank == 1 {
+        // One result: returned directly, its slot is the last packed pointer.
+        return vec![call_apply(engine, name, &[flat], symbolic)];
+    }
+    // Several results: the C interface returns them through a pointer to a struct of `index` fields (laid out
+    // like an array) passed as the *first* argument, and returns nothing.
     let mut results = vec![0u64; rank];
-    let mut pointers: Vec<*mut ()> = arguments.iter_mut().map(|value| value as *mut u64 as *mut ()).collect();
-    pointers.push(results.as_mut_ptr() as *mut ());
+    let mut result_pointer = results.as_mut_ptr();
+    let mut pointers: Vec<*mut ()> = vec![&mut result_pointer as *mut *mut u64 as *mut ()];
+    pointers.extend(arguments.iter_mut().map(|value| value as *mut u64 as *mut ()));
     // SAFETY: arguments are `index` values; the result buffer holds `rank` 64-bit fields.
     unsafe { engine.invoke_packed(name, &mut pointers) }.expect("the JIT-compiled function exists");
     results
@@ -108,7 +120,7 @@ fn run_differential(lowering: &str, wanted: usize) -> usize {
     let context = lego_dialect::create_context().expect("the lego dialect registers");
     melior::utility::register_all_llvm_translations(&context);
     let registry = Registry::default();
-    let config = RandomConfig::default();
+    let config = RandomConfig { symbolic_percent: symbolic_percent(), ..RandomConfig::default() };
     let mut rng = SplitMix64::new(seed());
     let mut checked = 0usize;
     let mut batch_number = 0;

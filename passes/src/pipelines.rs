@@ -8,18 +8,6 @@ use crate::registry::{Entry, OptionSpec, Options, PassInfo, RegistryError};
 /// text using them parses and options are checked, and building them fails with a clear message.
 pub fn planned_passes() -> Vec<PassInfo> {
     const PLANNED: &[(&str, &str, &[OptionSpec])] = &[
-        ("lego-normalization", "Desugar row/col/tile_by (and expand_by where possible) into reg_p/gen_p/order_by/group_by", &[]),
-        ("lego-to-arith", "Lower apply/apply_inverse/load/store/cast_view/gen_p to arith, scf, math, memref and affine", &[]),
-        ("lego-arith-simplification", "Table II div/mod rules with proved side conditions, factoring, folding", &[
-            OptionSpec { name: "verify-rewrites", default: "false", description: "prove every rewrite equivalent with Z3 (translation validation)" },
-        ]),
-        ("lego-materialize-assume-bounds", "Turn lego.assume facts into range information upstream passes use", &[
-            OptionSpec { name: "cleanup", default: "false", description: "remove the scaffolding again" },
-        ]),
-        ("lego-generate-bounds-checks", "Insert lego.assert_apply_bounds / assert_inv_bounds before apply / apply_inverse", &[]),
-        ("lego-verify", "Prove or refute every lego.check (coalescing, bank conflicts) with Z3", &[]),
-        ("lego-verify-bijectivity", "Prove that each gen_p's inv inverts its apply (Z3)", &[]),
-        ("lego-external-smt-verifier", "Prove or refute the lego.assert_* bounds obligations (Z3)", &[]),
     ];
     PLANNED
         .iter()
@@ -31,14 +19,80 @@ fn not_implemented(options: &Options) -> Result<melior::pass::Pass, RegistryErro
     Err(RegistryError::Other(format!("pass '{}' is registered but not implemented yet", options.pass_name())))
 }
 
+/// SMT verification passes (docs/verification.md): bijectivity of gen_p's, lego.check properties, bounds.
+pub fn verification_passes() -> Vec<PassInfo> {
+    vec![
+        PassInfo {
+            name: "lego-generate-bounds-checks",
+            description: "Insert lego.assert_apply_bounds / assert_inv_bounds before apply / apply_inverse",
+            options: &[],
+            entry: Entry::Pass(crate::bounds_checks::create_generate),
+        },
+        PassInfo {
+            name: "lego-verify",
+            description: "Prove or refute every lego.check (coalescing, bank conflicts) with Z3",
+            options: crate::verify_common::OPTIONS,
+            entry: Entry::Pass(crate::verify_checks::create),
+        },
+        PassInfo {
+            name: "lego-verify-bijectivity",
+            description: "Prove that each gen_p's inv inverts its apply (Z3)",
+            options: crate::verify_bijectivity::OPTIONS,
+            entry: Entry::Pass(crate::verify_bijectivity::create),
+        },
+        PassInfo {
+            name: "lego-external-smt-verifier",
+            description: "Prove or refute the lego.assert_* bounds obligations (Z3)",
+            options: crate::verify_common::OPTIONS,
+            entry: Entry::Pass(crate::bounds_checks::create_verifier),
+        },
+    ]
+}
+
+/// The lowering passes: `lego-normalization` and `lego-to-arith`.
+pub fn lowering_passes() -> Vec<PassInfo> {
+    vec![
+        PassInfo {
+            name: "lego-normalization",
+            description: "Desugar row/col/tile_by (and expand_by where possible) into reg_p/gen_p/order_by/group_by",
+            options: &[],
+            entry: Entry::Pass(|_| Ok(crate::normalization::create())),
+        },
+        PassInfo {
+            name: "lego-to-arith",
+            description: "Lower apply/apply_inverse/load/store/cast_view/gen_p to arith, scf, math, memref and affine",
+            options: &[],
+            entry: Entry::Pass(|_| Ok(crate::to_arith::create())),
+        },
+    ]
+}
+
 /// Index-arithmetic optimization passes (issue: provably minimal index arithmetic).
 pub fn arithmetic_passes() -> Vec<PassInfo> {
-    vec![PassInfo {
-        name: "lego-strength-reduction",
-        description: "Power-of-two muli/divui/remui to shli/shrui/andi",
-        options: &[],
-        entry: Entry::Pass(|_| Ok(crate::strength_reduction::create())),
-    }]
+    vec![
+        PassInfo {
+            name: "lego-arith-simplification",
+            description: "Table II div/mod rules with proved side conditions, factoring, folding",
+            options: &[OptionSpec {
+                name: "verify-rewrites",
+                default: "false",
+                description: "prove every rewrite equivalent with Z3 (translation validation)",
+            }],
+            entry: Entry::Pass(|options| Ok(crate::simplify::create(options.bool("verify-rewrites")?))),
+        },
+        PassInfo {
+            name: "lego-strength-reduction",
+            description: "Power-of-two muli/divui/remui to shli/shrui/andi",
+            options: &[],
+            entry: Entry::Pass(|_| Ok(crate::strength_reduction::create())),
+        },
+        PassInfo {
+            name: "lego-materialize-assume-bounds",
+            description: "Turn lego.assume facts into range information upstream passes use",
+            options: &[OptionSpec { name: "cleanup", default: "false", description: "remove the scaffolding again" }],
+            entry: Entry::Pass(|options| Ok(crate::assume_bounds::create(options.bool("cleanup")?))),
+        },
+    ]
 }
 
 /// The pipelines of passes.md.

@@ -152,6 +152,21 @@ impl Registry {
         let Entry::Pass(constructor) = info.entry else { return None };
         Some(Options::parse(info, options).and_then(|options| constructor(&options)))
     }
+
+    /// Adds pipeline text to `manager`, by name, as `lego-opt --pass-pipeline` does: lego passes and
+    /// pipelines (`lego-lower`, `lego-strength-reduction`) and upstream passes mixed freely, nesting written
+    /// explicitly (`lego-lower, func.func(cse)`). A whole `builtin.module(...)` or `any(...)` pipeline is
+    /// taken as the elements of `manager` itself. The entry point for embedders (Rust and the C API).
+    pub fn add_pipeline(&self, manager: OperationPassManager, text: &str) -> Result<(), RegistryError> {
+        let elements = match pipeline_text::parse_pipeline(text) {
+            Ok(pipeline) if pipeline.anchor == "builtin.module" || pipeline.anchor == "any" => pipeline.elements,
+            _ => pipeline_text::parse_element_list(text).map_err(RegistryError::Pipeline)?,
+        };
+        // Syntax, lego names and options are checked before anything is added; an unknown upstream pass is only
+        // found when MLIR is handed it (the elements before it stay added: use a fresh manager after an error).
+        expand_pipelines(self, &elements)?;
+        build_pass_manager(self, manager, &elements, false)
+    }
 }
 
 /// Upstream passes and pipelines that `mlirRegisterAllPasses` provides, with descriptions (for `--list-passes`

@@ -1,0 +1,226 @@
+use super::*;
+
+fn q<'a>(goal: &'a Term, facts: &'a [Term]) -> Query<'a> {
+    Query { goal, facts, observe: &[], timeout_ms: 20_000 }
+}
+
+fn idx(v: u64) -> Term {
+    Term::index(v)
+}
+
+#[test]
+fn proves_a_range_fact_and_refutes_without_it() {
+    let i = Term::index_var("i");
+    let goal = i.mul(&idx(4)).udiv(&idx(4)).eq(&i);
+    assert!(prove(&q(&goal, &[i.ult(&idx(1 << 40))])).is_proved());
+    // Without the fact, i·4 wraps for i ≥ 2^62.
+    match prove(&q(&goal, &[])) {
+        Outcome::Refuted(cex) => {
+            let i = cex.value_of("i").unwrap();
+            assert!(i >= 1 << 62, "i = {i}");
+            assert_eq!(cex.violation, Violation::Goal);
+        }
+        other => panic!("expected a counterexample, got {other:?}"),
+    }
+}
+
+#[test]
+fn counterexample_reports_observed_values() {
+    let x = Term::index_var("x");
+    let goal = x.urem(&idx(4)).eq(&idx(0));
+    let observed = [x.add(&idx(100))];
+    let facts = [x.ult(&idx(4)), x.ugt(&idx(2))];
+    match prove(&Query { goal: &goal, facts: &facts, observe: &observed, timeout_ms: 10_000 }) {
+        Outcome::Refuted(cex) => {
+            assert_eq!(cex.value_of("x"), Some(3));
+            assert_eq!(cex.observed, vec![Value::Bits(103)]);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn division_by_zero_is_a_violation_but_not_under_an_untaken_branch() {
+    let (x, d) = (Term::index_var("x"), Term::index_var("d"));
+    // (x divu d) == (x divu d) is trivially true, but undefined for d = 0.
+    let q1 = x.udiv(&d);
+    let goal = q1.eq(&q1);
+    match prove(&q(&goal, &[])) {
+        Outcome::Refuted(cex) => {
+            assert_eq!(cex.value_of("d"), Some(0));
+            assert!(matches!(cex.violation, Violation::Undefined(ref what) if what.contains("division by zero")));
+        }
+        other => panic!("{other:?}"),
+    }
+    // scf.if (d != 0) { x divu d } else { 0 }: defined everywhere.
+    let guarded = Term::select_lazy(&d.ne(&idx(0)), &x.udiv(&d), &idx(0));
+    let outcome = prove(&q(&guarded.ule(&x), &[]));
+    assert!(outcome.is_proved(), "{outcome:?}");
+    // arith.select evaluates both operands: still undefined at d = 0.
+    let eager = Term::select(&d.ne(&idx(0)), &x.udiv(&d), &idx(0));
+    assert!(matches!(prove(&q(&eager.ule(&x), &[])), Outcome::Refuted(_)));
+}
+
+#[test]
+fn narrow_widths_and_casts() {
+    let a = Term::var("a", 8);
+    // (a + 1) as i8 wraps at 255; zext to 64 is then 0.
+    let goal = a.add(&Term::constant(1, 8)).zext_or_trunc(64).ugt(&a.zext_or_trunc(64));
+    match prove(&q(&goal, &[])) {
+        Outcome::Refuted(cex) => assert_eq!(cex.value_of("a"), Some(255)),
+        other => panic!("{other:?}"),
+    }
+    // sext of -1 (i8) is all ones.
+    let minus_one = Term::constant(0xff, 8).sext_or_trunc(64);
+    assert!(prove(&q(&minus_one.eq(&idx(u64::MAX)), &[])).is_proved());
+}
+
+#[test]
+fn floats_are_unknown_to_z3_but_evaluated_exhaustively() {
+    // isqrt through f64: floor(sqrt(uitofp(x))) == r where r*r <= x < (r+1)^2.
+    let x = Term::index_var("x");
+    let root = Term::float_to_int(
+        false,
+        64,
+        &Term::fun(FUnOp::Floor, &Term::fun(FUnOp::Sqrt, &Term::int_to_float(false, FloatKind::F64, &x))),
+    );
+    let next = root.add(&idx(1));
+    let goal = root.mul(&root).ule(&x).and(&x.ult(&next.mul(&next)));
+    match prove(&q(&goal, &[x.ult(&idx(1000))])) {
+        Outcome::Unknown(unknown) => assert_eq!(unknown.kind, UnknownKind::Unsupported),
+        other => panic!("{other:?}"),
+    }
+    let domain = [Domain { name: "x".into(), lo: 0, hi: 1 << 16 }];
+    assert!(exhaustive(&goal, &[], &[], &domain, 1 << 20).is_proved());
+    // f32 loses precision for large x: exhaustive search finds it.
+    let root32 = Term::float_to_int(
+        false,
+        64,
+        &Term::fun(FUnOp::Floor, &Term::fun(FUnOp::Sqrt, &Term::int_to_float(false, FloatKind::F32, &x))),
+    );
+    let next32 = root32.add(&idx(1));
+    let goal32 = root32.mul(&root32).ule(&x).and(&x.ult(&next32.mul(&next32)));
+    let domain = [Domain { name: "x".into(), lo: 16_000_000, hi: 16_000_000 + (1 << 20) }];
+    assert!(matches!(exhaustive(&goal32, &[], &[], &domain, 1 << 20), Outcome::Refuted(_)));
+    let too_big = [Domain { name: "x".into(), lo: 0, hi: 1 << 30 }];
+    assert!(matches!(
+        exhaustive(&goal, &[], &[], &too_big, 1 << 20),
+        Outcome::Unknown(Unknown { kind: UnknownKind::DomainTooLarge, .. })
+    ));
+}
+
+/// rev(n1, n2) for all sizes below 2^16 (symbolic): inv(y) is in range and apply(inv(y)) = y for every
+/// y < n1·n2, which (finite sets of equal size) makes apply and inv mutually inverse bijections.
+#[test]
+fn rev_is_bijective_for_all_sizes_up_to_2_pow_16() {
+    let (n1, n2, y) = (Term::index_var("n1"), Term::index_var("n2"), Term::index_var("y"));
+    let one = idx(1);
+    let apply = |i: &Term, j: &Term| n1.sub(&one).sub(i).mul(&n2).add(&n2.sub(&one).sub(j));
+    let gi = n1.sub(&one).sub(&y.udiv(&n2));
+    let gj = n2.sub(&one).sub(&y.urem(&n2));
+    let bound = idx(1 << 16);
+    let facts = [n1.in_range(&one, &bound), n2.in_range(&one, &bound), y.ult(&n1.mul(&n2))];
+    let in_range = gi.ult(&n1).and(&gj.ult(&n2));
+    let round_trip = apply(&gi, &gj).eq(&y);
+    for (what, goal) in [("in range", in_range), ("round trip", round_trip)] {
+        let start = std::time::Instant::now();
+        let outcome = prove(&q(&goal, &facts));
+        eprintln!("rev symbolic {what}: {outcome:?} in {:?}", start.elapsed());
+        assert!(outcome.is_proved());
+    }
+}
+
+#[test]
+fn timeouts_are_unknown() {
+    // Factoring a 62-bit semiprime-like product is hard for bit-blasting with a 1 ms limit.
+    let (a, b) = (Term::index_var("a"), Term::index_var("b"));
+    let goal = a.mul(&b).ne(&idx(4611686014132420609)); // (2^31 - 1)^2
+    let facts = [a.ugt(&idx(1)), b.ugt(&idx(1)), a.ult(&idx(1 << 32)), b.ult(&idx(1 << 32))];
+    match prove(&Query { goal: &goal, facts: &facts, observe: &[], timeout_ms: 1 }) {
+        Outcome::Unknown(unknown) => assert_eq!(unknown.kind, UnknownKind::Timeout, "{}", unknown.detail),
+        // A very fast machine may still find a = b = 2^31 - 1 within the limit.
+        Outcome::Refuted(cex) => assert_eq!(cex.value_of("a"), Some((1 << 31) - 1)),
+        Outcome::Proved => panic!("proved a false goal"),
+    }
+}
+
+#[test]
+fn evaluator_matches_z3_on_mixed_operations() {
+    // A few identities mixing every integer operation, proved by Z3 and spot-checked by evaluation.
+    let (x, y) = (Term::index_var("x"), Term::index_var("y"));
+    let ops = [
+        (x.shl(&idx(3)), x.mul(&idx(8))),
+        (x.lshr(&idx(2)), x.udiv(&idx(4))),
+        (x.bitand(&idx(15)), x.urem(&idx(16))),
+        (Term::bin(BinOp::MinU, &x, &y), Term::select(&x.ult(&y), &x, &y)),
+        (Term::bin(BinOp::MaxS, &x, &y), Term::select(&Term::cmp(Pred::Sgt, &x, &y), &x, &y)),
+        (x.bitxor(&x), idx(0)),
+    ];
+    for (lhs, rhs) in ops {
+        let goal = lhs.eq(&rhs);
+        assert!(prove(&q(&goal, &[])).is_proved(), "{goal}");
+        let program = Program::new(&[goal.clone()]).unwrap();
+        for (a, b) in [(0u64, 0u64), (5, 9), (u64::MAX, 3), (1 << 63, 1)] {
+            let inputs: Vec<Value> = program
+                .variables()
+                .iter()
+                .map(|(name, _)| Value::Bits(if name == "x" { a } else { b }))
+                .collect();
+            assert_eq!(program.run(&inputs).roots[0], Value::Bits(1), "{goal} at x={a}, y={b}");
+        }
+    }
+}
+
+#[test]
+fn overflow_flags_make_poison() {
+    let x = Term::index_var("x");
+    let add = Term::bin_flags(BinOp::Add, Flags { nsw: false, nuw: true }, &x, &idx(1));
+    let goal = add.ugt(&x);
+    // With nuw the add is poison at x = MAX: a violation, not a proof.
+    match prove(&q(&goal, &[])) {
+        Outcome::Refuted(cex) => {
+            assert_eq!(cex.value_of("x"), Some(u64::MAX));
+            assert!(matches!(cex.violation, Violation::Undefined(_)));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(prove(&q(&goal, &[x.ult(&idx(1000))])).is_proved());
+}
+
+#[test]
+fn substitute_replaces_variables() {
+    let (t, c) = (Term::index_var("t"), Term::index_var("c"));
+    let addr = t.mul(&idx(33)).add(&c);
+    let mut map = std::collections::HashMap::new();
+    map.insert("t".to_string(), t.add(&idx(1)));
+    let next = addr.substitute(&map);
+    assert!(prove(&q(&next.sub(&addr).eq(&idx(33)), &[])).is_proved());
+}
+
+#[test]
+fn ill_formed_terms_are_unknown_not_panics() {
+    let a = Term::var("a", 8);
+    let b = Term::index_var("b");
+    let goal = a.add(&b).eq(&b);
+    assert!(matches!(prove(&q(&goal, &[])), Outcome::Unknown(Unknown { kind: UnknownKind::Unsupported, .. })));
+    let wide = Term::var("w", 128);
+    assert!(matches!(prove(&q(&wide.eq(&wide), &[])), Outcome::Unknown(_)));
+}
+
+#[test]
+#[ignore]
+fn probe_symbolic_alignment() {
+    let (r, n, t) = (Term::index_var("r"), Term::index_var("n"), Term::index_var("t"));
+    let addr = |t: &Term| r.mul(&n).add(t);
+    let c32 = idx(32);
+    let facts = [n.urem(&c32).eq(&idx(0)), t.urem(&c32).eq(&idx(0))];
+    let goal = addr(&t).urem(&c32).eq(&idx(0));
+    let start = std::time::Instant::now();
+    let outcome = prove(&q(&goal, &facts));
+    eprintln!("alignment: {outcome:?} {:?}", start.elapsed());
+    let facts2 = [n.urem(&c32).eq(&idx(0)), t.urem(&c32).ne(&idx(31))];
+    let goal2 = addr(&t.add(&idx(1))).eq(&addr(&t).add(&idx(1)));
+    let start = std::time::Instant::now();
+    let outcome = prove(&q(&goal2, &facts2));
+    eprintln!("consecutive: {outcome:?} {:?}", start.elapsed());
+}

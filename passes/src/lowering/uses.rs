@@ -1,0 +1,136 @@
+//! Lowering of the ops that use a layout: `apply`, `apply_inverse`, `load`, `store`. Each is replaced by
+//! the arithmetic of [`super::emit`] inserted right before it (and a `memref.load` / `memref.store`).
+
+use super::{
+    emit::{emit_apply, emit_inverse, Site},
+    ir::{defining_op, erase, first_result, replace_all_uses, results, Builder, Located, Result, Shared},
+};
+use lego_dialect::ops::{Dim, OpKind};
+use melior::ir::{operation::OperationLike, r#type::TypeLike, OperationRef, Type, Value, ValueLike};
+use melior::Context;
+
+/// Lowers one use op and erases it. `kind` is its kind (one of the four).
+pub fn lower_use<'c, 'a>(
+    context: &'c Context,
+    shared: &Shared<'c>,
+    op: OperationRef<'c, 'a>,
+    kind: OpKind,
+) -> Result<'c, ()> {
+    let Some(b) = Builder::before(context, op) else {
+        return Err(Located::new(op.location(), format!("'{}' op is not in a block", kind.name())));
+    };
+    let b = b.with_shared(shared);
+    let site = Site { op_name: kind.name() };
+    let operand = |index: usize| {
+        op.operand(index)
+            .map_err(|_| Located::new(op.location(), format!("'{}' op is missing operand #{index}", kind.name())))
+    };
+    match kind {
+        OpKind::Apply => {
+            let indices: Vec<Value> = op.operands().skip(1).collect();
+            let flat = emit_apply(&b, &site, operand(0)?, &indices)?;
+            replace_all_uses(first_result(op), flat);
+        }
+        OpKind::ApplyInverse => {
+            let logical = emit_inverse(&b, &site, operand(0)?, operand(1)?)?;
+            let old = results(op);
+            if old.len() != logical.len() {
+                return Err(Located::new(
+                    op.location(),
+                    format!(
+                        "'{}' op number of results ({}) does not match layout rank ({})",
+                        kind.name(),
+                        old.len(),
+                        logical.len()
+                    ),
+                ));
+            }
+            for (from, to) in old.into_iter().zip(logical) {
+                replace_all_uses(from, to);
+            }
+        }
+        OpKind::Load => {
+            let indices: Vec<Value> = op.operands().skip(1).collect();
+            let result = first_result(op);
+            let (memref, position) = access(&b, &site, operand(0)?, &indices, result.r#type())?;
+            let mut operands = vec![memref];
+            operands.extend(position);
+            let load = b.op("memref.load", &operands, &[result.r#type()], &[]);
+            replace_all_uses(result, first_result(load));
+        }
+        OpKind::Store => {
+            let value = operand(0)?;
+            let indices: Vec<Value> = op.operands().skip(2).collect();
+            let (memref, position) = access(&b, &site, operand(1)?, &indices, value.r#type())?;
+            let mut operands = vec![value, memref];
+            operands.extend(position);
+            b.op("memref.store", &operands, &[], &[]);
+        }
+        _ => return Ok(()),
+    }
+    tracing::debug!(target: "lego", "lowered {} at {}", kind.name(), op.location());
+    erase(op);
+    Ok(())
+}
+
+/// The memref behind `view` and the memref indices of element `indices`: the flat `apply` result for a
+/// rank-1 memref, its `B⁻¹` over the memref's shape otherwise (`memref.dim` for dynamic extents).
+fn access<'c, 'a>(
+    b: &Builder<'_, 'c, 'a>,
+    site: &Site,
+    view: Value<'c, 'a>,
+    indices: &[Value<'c, 'a>],
+    element: Type<'c>,
+) -> Result<'c, (Value<'c, 'a>, Vec<Value<'c, 'a>>)> {
+    let error = |reason: String| Located::new(b.location, format!("'{}' op {reason}", site.op_name));
+    let cast = defining_op(view)
+        .filter(|owner| OpKind::of(owner) == Some(OpKind::CastView))
+        .ok_or_else(|| {
+            error("cannot be lowered: its view is not produced by a visible lego.cast_view (views may only cross function boundaries as call arguments of func.func / func.call)".into())
+        })?;
+    let (Ok(memref), Ok(layout)) = (cast.operand(0), cast.operand(1)) else {
+        return Err(error("cannot be lowered: malformed lego.cast_view".into()));
+    };
+    let memref_type = memref.r#type();
+    // SAFETY: type queries on a live type.
+    let (is_memref, rank) = unsafe {
+        let raw = memref_type.to_raw();
+        let is_memref = mlir_sys::mlirTypeIsAMemRef(raw);
+        (is_memref, if is_memref { mlir_sys::mlirShapedTypeGetRank(raw) } else { 0 })
+    };
+    if !is_memref {
+        return Err(error(format!("cannot be lowered: '{memref_type}' is not a ranked memref")));
+    }
+    // SAFETY: `memref_type` is a memref.
+    let memref_element = unsafe { Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(memref_type.to_raw())) };
+    if memref_element != element {
+        return Err(error(format!(
+            "element type '{element}' does not match the element type '{memref_element}' of the viewed memref"
+        )));
+    }
+    // Extents first: every basis value must be defined before the index ops (see `Builder::layout_size`).
+    let shape: Vec<Dim> = if rank > 1 {
+        (0..rank).map(|axis| memref_extent(b, memref, memref_type, axis as isize)).collect()
+    } else {
+        Vec::new()
+    };
+    let flat = emit_apply(b, site, layout, indices)?;
+    let position = match rank {
+        0 => Vec::new(),
+        1 => vec![flat],
+        _ => b.delinearize(flat, &shape),
+    };
+    Ok((memref, position))
+}
+
+/// Extent `axis` of a memref: its static size, or `memref.dim`.
+fn memref_extent<'c, 'a>(b: &Builder<'_, 'c, 'a>, memref: Value<'c, 'a>, ty: Type<'c>, axis: isize) -> Dim<'c, 'a> {
+    // SAFETY: `ty` is a ranked memref type and `axis` < rank.
+    let size = unsafe { mlir_sys::mlirShapedTypeGetDimSize(ty.to_raw(), axis) };
+    // SAFETY: pure query.
+    if !unsafe { mlir_sys::mlirShapedTypeIsDynamicSize(size) } {
+        return Dim::Static(size);
+    }
+    let index = b.constant(axis as i64);
+    Dim::Dynamic(first_result(b.op("memref.dim", &[memref, index], &[b.index_type()], &[])))
+}

@@ -1,0 +1,337 @@
+//! The cost model and the choice of form: a polynomial becomes an expression tree ([`Expr`]) in the cheapest
+//! of its expanded form, forms factored by a common atom (`a·c + b·c → (a + b)·c`, recursively) and by the
+//! gcd of its coefficients; cost is the paper's operation count (identical subtrees once: CSE merges them),
+//! with divisions and remainders as the tie-breaker. Existing values with the same polynomial are reused.
+
+use super::{
+    ir::{self, Key},
+    poly::{signed, AtomId, Poly},
+    rules::{Atom, Engine},
+};
+use mlir_sys::{MlirOperation, MlirType, MlirValue};
+use std::collections::{HashMap, HashSet};
+
+/// Operation count, then how many of those are divisions/remainders (the expensive ones).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Cost {
+    pub ops: usize,
+    pub divrem: usize,
+}
+
+impl std::ops::Add for Cost {
+    type Output = Cost;
+    fn add(self, other: Cost) -> Cost {
+        Cost { ops: self.ops + other.ops, divrem: self.divrem + other.divrem }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinKind {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+}
+
+impl BinKind {
+    pub fn op_name(self) -> &'static str {
+        match self {
+            BinKind::Add => "arith.addi",
+            BinKind::Sub => "arith.subi",
+            BinKind::Mul => "arith.muli",
+            BinKind::Div => "arith.divui",
+            BinKind::Rem => "arith.remui",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Expr {
+    Const(u64),
+    /// An existing SSA value.
+    Value(Key),
+    Bin(BinKind, Box<Expr>, Box<Expr>),
+}
+
+impl Expr {
+    fn bin(kind: BinKind, a: Expr, b: Expr) -> Expr {
+        Expr::Bin(kind, Box::new(a), Box::new(b))
+    }
+}
+
+/// Cost of the distinct operations of `exprs`.
+pub fn cost_of(exprs: &[&Expr]) -> Cost {
+    fn visit<'e>(expr: &'e Expr, seen: &mut HashSet<&'e Expr>, cost: &mut Cost) {
+        if let Expr::Bin(kind, a, b) = expr {
+            if !seen.insert(expr) {
+                return;
+            }
+            cost.ops += 1;
+            if matches!(kind, BinKind::Div | BinKind::Rem) {
+                cost.divrem += 1;
+            }
+            visit(a, seen, cost);
+            visit(b, seen, cost);
+        }
+    }
+    let mut seen = HashSet::new();
+    let mut cost = Cost::default();
+    for expr in exprs {
+        visit(expr, &mut seen, &mut cost);
+    }
+    cost
+}
+
+/// Turns polynomials into the cheapest expression trees.
+pub struct Planner<'p, 'e, 'r> {
+    pub engine: &'p mut Engine<'r>,
+    /// Whether an existing value may be reused at the insertion point.
+    pub reusable: &'p dyn Fn(MlirValue) -> bool,
+    pub values: HashMap<Key, MlirValue>,
+    memo: HashMap<Poly, Expr>,
+    _marker: std::marker::PhantomData<&'e ()>,
+}
+
+impl<'p, 'e, 'r> Planner<'p, 'e, 'r> {
+    pub fn new(engine: &'p mut Engine<'r>, reusable: &'p dyn Fn(MlirValue) -> bool) -> Self {
+        Planner { engine, reusable, values: HashMap::new(), memo: HashMap::new(), _marker: std::marker::PhantomData }
+    }
+
+    fn existing(&mut self, poly: &Poly) -> Option<Expr> {
+        let candidates = self.engine.by_poly.get(poly)?.clone();
+        let value = candidates.into_iter().find(|value| (self.reusable)(*value))?;
+        self.values.insert(ir::key(value), value);
+        Some(Expr::Value(ir::key(value)))
+    }
+
+    pub fn atom(&mut self, id: AtomId) -> Expr {
+        if let Some(existing) = self.existing(&Poly::atom(id)) {
+            return existing;
+        }
+        match self.engine.atom(id).clone() {
+            Atom::Leaf(key) => {
+                if let Some(value) = self.engine.leaf_value(id) {
+                    self.values.insert(key, value);
+                }
+                Expr::Value(key)
+            }
+            Atom::Div(x, y) => Expr::bin(BinKind::Div, self.poly(&x), self.poly(&y)),
+            Atom::Rem(x, y) => Expr::bin(BinKind::Rem, self.poly(&x), self.poly(&y)),
+        }
+    }
+
+    /// The cheapest expression for `poly`.
+    pub fn poly(&mut self, poly: &Poly) -> Expr {
+        if let Some(expr) = self.memo.get(poly) {
+            return expr.clone();
+        }
+        let expr = self.plan(poly);
+        self.memo.insert(poly.clone(), expr.clone());
+        expr
+    }
+
+    fn plan(&mut self, poly: &Poly) -> Expr {
+        if let Some(constant) = poly.as_constant() {
+            return Expr::Const(constant);
+        }
+        if let Some(existing) = self.existing(poly) {
+            return existing;
+        }
+        let mut candidates = vec![self.expanded(poly)];
+        if let Some(factored) = self.factored_by_atom(poly) {
+            candidates.push(factored);
+        }
+        if let Some(factored) = self.factored_by_gcd(poly) {
+            candidates.push(factored);
+        }
+        // The first of the cheapest (expanded on ties: shorter dependency chains).
+        let mut best = 0;
+        let mut best_cost = cost_of(&[&candidates[0]]);
+        for (index, candidate) in candidates.iter().enumerate().skip(1) {
+            let cost = cost_of(&[candidate]);
+            if cost < best_cost {
+                best = index;
+                best_cost = cost;
+            }
+        }
+        candidates.swap_remove(best)
+    }
+
+    /// `c · a1 · a2 · …` without sign: (expression, negative?).
+    fn term(&mut self, monomial: &[AtomId], coefficient: u64) -> (Expr, bool) {
+        let c = signed(coefficient);
+        let (magnitude, negative) = if c < 0 && c != i64::MIN as i128 { ((-c) as u64, true) } else { (coefficient, false) };
+        let mut factors: Vec<Expr> = monomial.iter().map(|atom| self.atom(*atom)).collect();
+        if factors.is_empty() {
+            return (Expr::Const(magnitude), negative);
+        }
+        let mut expr = factors.remove(0);
+        for factor in factors {
+            expr = Expr::bin(BinKind::Mul, expr, factor);
+        }
+        if magnitude != 1 {
+            expr = Expr::bin(BinKind::Mul, expr, Expr::Const(magnitude));
+        }
+        (expr, negative)
+    }
+
+    /// Sums signed parts: positives added left to right, then negatives subtracted.
+    fn sum(parts: Vec<(Expr, bool)>) -> Expr {
+        let (positive, negative): (Vec<_>, Vec<_>) = parts.into_iter().partition(|(_, negative)| !negative);
+        let mut positive = positive.into_iter().map(|(expr, _)| expr);
+        let mut total = positive.next().unwrap_or(Expr::Const(0));
+        for expr in positive {
+            total = Expr::bin(BinKind::Add, total, expr);
+        }
+        for (expr, _) in negative {
+            total = Expr::bin(BinKind::Sub, total, expr);
+        }
+        total
+    }
+
+    /// Terms in a stable order: higher degree first, the constant last.
+    fn ordered_terms(poly: &Poly) -> Vec<(Vec<AtomId>, u64)> {
+        let mut terms: Vec<(Vec<AtomId>, u64)> = poly.terms().map(|(m, c)| (m.clone(), c)).collect();
+        terms.sort_by(|(a, _), (b, _)| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+        terms
+    }
+
+    fn expanded(&mut self, poly: &Poly) -> Expr {
+        let parts = Self::ordered_terms(poly).into_iter().map(|(m, c)| self.term(&m, c)).collect();
+        Self::sum(parts)
+    }
+
+    /// `a·(Σ terms with a, a removed) + rest` for the atom in most monomials (at least two).
+    fn factored_by_atom(&mut self, poly: &Poly) -> Option<Expr> {
+        let mut counts: HashMap<AtomId, usize> = HashMap::new();
+        for (monomial, _) in poly.terms() {
+            let mut atoms = monomial.clone();
+            atoms.dedup();
+            for atom in atoms {
+                *counts.entry(atom).or_default() += 1;
+            }
+        }
+        let (&atom, &count) = counts.iter().max_by(|(a, x), (b, y)| x.cmp(y).then_with(|| b.cmp(a)))?;
+        if count < 2 {
+            return None;
+        }
+        let mut inner = Poly::zero();
+        let mut rest = Poly::zero();
+        for (monomial, coefficient) in poly.terms() {
+            if let Some(position) = monomial.iter().position(|candidate| *candidate == atom) {
+                let mut cofactor = monomial.clone();
+                cofactor.remove(position);
+                inner.add_term(cofactor, coefficient);
+            } else {
+                rest.add_term(monomial.clone(), coefficient);
+            }
+        }
+        // Keep the factored part positive when all of it is negative: a − (…)·x instead of (0 − …)·x.
+        let all_negative = inner.terms().all(|(_, c)| signed(c) < 0);
+        let (inner, negative) = if all_negative { (inner.neg(), true) } else { (inner, false) };
+        let product = Expr::bin(BinKind::Mul, self.poly(&inner), self.atom(atom));
+        let mut parts = vec![(product, negative)];
+        for (monomial, coefficient) in Self::ordered_terms(&rest) {
+            parts.push(self.term(&monomial, coefficient));
+        }
+        Some(Self::sum(parts))
+    }
+
+    /// `g · (poly / g)` for the gcd `g > 1` of the coefficients.
+    fn factored_by_gcd(&mut self, poly: &Poly) -> Option<Expr> {
+        if poly.len() < 2 {
+            return None;
+        }
+        let mut g: u128 = 0;
+        for (_, coefficient) in poly.terms() {
+            g = gcd(g, signed(coefficient).unsigned_abs());
+        }
+        if g <= 1 || g > i64::MAX as u128 {
+            return None;
+        }
+        let mut inner = Poly::zero();
+        for (monomial, coefficient) in poly.terms() {
+            inner.add_term(monomial.clone(), (signed(coefficient) / g as i128) as i64 as u64);
+        }
+        Some(Expr::bin(BinKind::Mul, self.poly(&inner), Expr::Const(g as u64)))
+    }
+}
+
+fn gcd(a: u128, b: u128) -> u128 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// Creates the ops of expression trees before `anchor`.
+pub struct Materializer<'m> {
+    pub anchor: MlirOperation,
+    pub r#type: MlirType,
+    pub values: &'m HashMap<Key, MlirValue>,
+    cache: HashMap<Expr, MlirValue>,
+    /// Every op created, in creation order.
+    pub created: Vec<MlirOperation>,
+}
+
+impl<'m> Materializer<'m> {
+    pub fn new(anchor: MlirOperation, r#type: MlirType, values: &'m HashMap<Key, MlirValue>) -> Self {
+        Materializer { anchor, r#type, values, cache: HashMap::new(), created: Vec::new() }
+    }
+
+    pub fn emit(&mut self, expr: &Expr) -> Option<MlirValue> {
+        if let Some(value) = self.cache.get(expr) {
+            return Some(*value);
+        }
+        let value = match expr {
+            Expr::Value(key) => *self.values.get(key)?,
+            Expr::Const(constant) => self.create_constant(*constant)?,
+            Expr::Bin(kind, a, b) => {
+                let (a, b) = (self.emit(a)?, self.emit(b)?);
+                self.create(kind.op_name(), &[a, b])?
+            }
+        };
+        self.cache.insert(expr.clone(), value);
+        Some(value)
+    }
+
+    fn insert(&mut self, operation: melior::ir::Operation) -> Option<MlirValue> {
+        let block = ir::op_block(self.anchor)?;
+        let raw = operation.into_raw();
+        unsafe { mlir_sys::mlirBlockInsertOwnedOperationBefore(block, self.anchor, raw) };
+        self.created.push(raw);
+        ir::result(raw, 0)
+    }
+
+    fn location(&self) -> melior::ir::Location<'static> {
+        unsafe { melior::ir::Location::from_raw(mlir_sys::mlirOperationGetLocation(self.anchor)) }
+    }
+
+    fn create_constant(&mut self, value: u64) -> Option<MlirValue> {
+        use melior::ir::attribute::IntegerAttribute;
+        let r#type = unsafe { melior::ir::Type::from_raw(self.r#type) };
+        let location = self.location();
+        let context = location.context();
+        let attribute = IntegerAttribute::new(r#type, value as i64);
+        let operation = melior::ir::operation::OperationBuilder::new("arith.constant", location)
+            .add_attributes(&[(melior::ir::Identifier::new(unsafe { context.to_ref() }, "value"), attribute.into())])
+            .add_results(&[r#type])
+            .build()
+            .ok()?;
+        self.insert(operation)
+    }
+
+    fn create(&mut self, name: &str, operands: &[MlirValue]) -> Option<MlirValue> {
+        let r#type = unsafe { melior::ir::Type::from_raw(self.r#type) };
+        let operands: Vec<melior::ir::Value> =
+            operands.iter().map(|value| unsafe { melior::ir::Value::from_raw(*value) }).collect();
+        let operation = melior::ir::operation::OperationBuilder::new(name, self.location())
+            .add_operands(&operands)
+            .add_results(&[r#type])
+            .build()
+            .ok()?;
+        self.insert(operation)
+    }
+}

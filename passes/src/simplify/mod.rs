@@ -1,0 +1,419 @@
+//! `lego-arith-simplification`: index arithmetic rewritten to a provably equal, cheaper form.
+//!
+//! Each *root* (an index value some op uses as a value rather than as part of a larger index expression) is
+//! read into a polynomial over atoms ([`rules`]); Table II's rules fire while reading, each side condition
+//! proved from range facts ([`ranges`]: intervals first, structure next, Z3 last — [`smt`]). The result is
+//! planned in its cheapest form ([`cost`]: factored or expanded, existing values reused) and replaces the
+//! root only when it costs strictly less than the ops the replacement frees (or, at equal cost, when it
+//! removes `affine.linearize_index` / `delinearize_index`, which our unsigned form always beats once
+//! expanded). Rounds repeat to a fixed point. `affine.delinearize_index` results are read as unsigned
+//! division/remainder only when the input and sizes are proved below 2^63 (where affine's signed floor
+//! semantics agree).
+//!
+//! With `verify-rewrites=true` every rewrite is also proved equal to what it replaces by Z3, reading both
+//! from the IR ([`validate`]); a rewrite that cannot be proved is not applied and reported as an error.
+//!
+//! Without facts nothing is guessed: a division by a value that may be zero, or a sum that may wrap
+//! around, is left as written (`-debug`-style logs under `RUST_LOG=lego=debug` say which condition failed).
+
+pub mod cost;
+pub mod ir;
+pub mod poly;
+pub mod ranges;
+pub mod rules;
+pub mod smt;
+pub mod validate;
+
+use crate::external::{LegoPass, PassFailure, PassId};
+use cost::{Cost, Expr, Materializer, Planner};
+use ir::Key;
+use mlir_sys::{MlirOperation, MlirValue};
+use ranges::Ranges;
+use rules::{is_expression_op, Delinearize, Engine, Linearize};
+use smt::SmtProver;
+use std::collections::{HashMap, HashSet};
+
+/// Rounds before giving up on a fixed point (each round only rewrites what gets strictly cheaper).
+const MAX_ROUNDS: usize = 8;
+
+static ID: PassId = PassId::new();
+
+#[derive(Clone, Default)]
+pub struct ArithSimplification {
+    pub verify_rewrites: bool,
+}
+
+pub fn create(verify_rewrites: bool) -> melior::pass::Pass {
+    crate::external::into_mlir_pass(ArithSimplification { verify_rewrites }, &ID)
+}
+
+/// What one run did (for tests and benchmarks).
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    pub rewrites: usize,
+    pub rules: Vec<&'static str>,
+    pub unproved: Vec<String>,
+    pub rejected_by_validation: usize,
+    pub solver_calls: usize,
+}
+
+impl LegoPass for ArithSimplification {
+    fn name(&self) -> &'static str {
+        "lego-arith-simplification"
+    }
+
+    fn description(&self) -> &'static str {
+        "Table II div/mod rules with proved side conditions, factoring, folding"
+    }
+
+    fn run(&mut self, root: melior::ir::OperationRef<'_, '_>) -> Result<(), PassFailure> {
+        let summary = simplify(root.to_raw(), self.verify_rewrites);
+        tracing::debug!(target: "lego", "arith-simplification: {summary:?}");
+        Ok(())
+    }
+}
+
+/// Runs the simplification on everything under `root`.
+pub fn simplify(root: MlirOperation, verify_rewrites: bool) -> Summary {
+    let mut summary = Summary::default();
+    let mut smt = SmtProver::default();
+    // Ops made dead stay (unused) until the end, so no address in a cache key is freed and reused while the
+    // solver cache lives.
+    let mut dead = Dead::default();
+    for _ in 0..MAX_ROUNDS {
+        let changed = round(root, verify_rewrites, &mut smt, &mut summary, &mut dead);
+        if !changed {
+            break;
+        }
+    }
+    erase_unused(&dead.list);
+    summary.solver_calls = smt.calls;
+    summary
+}
+
+/// Ops whose results lost every use, erased when the run ends.
+#[derive(Default)]
+struct Dead {
+    ops: HashSet<Key>,
+    list: Vec<MlirOperation>,
+}
+
+/// Whether `user` reads `value` as part of its own index expression.
+fn absorbs(user: MlirOperation, value: MlirValue) -> bool {
+    let constant_operand = |index: usize| ir::operand(user, index).and_then(ir::constant_value);
+    match ir::op_name(user) {
+        "arith.addi" | "arith.subi" | "arith.muli" | "arith.divui" | "arith.remui" | "affine.linearize_index" => {
+            ir::result(user, 0).and_then(ir::width) == Some(64)
+        }
+        "arith.shli" | "arith.shrui" => {
+            ir::operand(user, 0).map(ir::key) == Some(ir::key(value)) && constant_operand(1).is_some_and(|k| k < 64)
+        }
+        "arith.andi" => {
+            let mask = if ir::operand(user, 0).map(ir::key) == Some(ir::key(value)) { constant_operand(1) } else { constant_operand(0) };
+            mask.is_some_and(|mask| mask == u64::MAX || mask.checked_add(1).is_some_and(u64::is_power_of_two))
+        }
+        _ => false,
+    }
+}
+
+/// Index values worth rewriting, in IR order: results of arithmetic that something uses as a value.
+fn collect_roots(root: MlirOperation, dead: &HashSet<Key>) -> Vec<MlirValue> {
+    let mut roots = Vec::new();
+    ir::walk(root, &mut |op| {
+        if !is_expression_op(op) || ir::op_name(op) == "arith.constant" || dead.contains(&ir::op_key(op)) {
+            return;
+        }
+        for index in 0..ir::result_count(op) {
+            let Some(value) = ir::result(op, index) else { continue };
+            if ir::width(value) != Some(64) {
+                continue;
+            }
+            if ir::users(value).into_iter().any(|user| !dead.contains(&ir::op_key(user)) && !absorbs(user, value)) {
+                roots.push(value);
+            }
+        }
+    });
+    roots
+}
+
+/// Cost of computing `value` with the op that defines it (its share, for multi-result ops).
+fn value_cost(value: MlirValue) -> Cost {
+    let Some(op) = ir::defining_op(value) else { return Cost::default() };
+    let one = Cost { ops: 1, divrem: 0 };
+    let division = Cost { ops: 1, divrem: 1 };
+    match ir::op_name(op) {
+        "arith.constant" => Cost::default(),
+        "arith.divui" | "arith.remui" => division,
+        "affine.linearize_index" => {
+            let Some(linearize) = Linearize::read(op) else { return one };
+            let n = linearize.indices.len();
+            // (n − 1) multiplications and additions.
+            Cost { ops: 2 * (n - 1), divrem: 0 }
+        }
+        "affine.delinearize_index" => {
+            let Some(delinearize) = Delinearize::read(op) else { return division };
+            let _ = delinearize;
+            let results = ir::result_count(op);
+            let index = (0..results).find(|k| ir::result(op, *k).map(ir::key) == Some(ir::key(value))).unwrap_or(0);
+            // First: a division; last: a remainder; others: both.
+            let divrem = if results == 1 { 0 } else if index == 0 || index + 1 == results { 1 } else { 2 };
+            Cost { ops: divrem, divrem }
+        }
+        _ => one,
+    }
+}
+
+/// The values (and ops) that become dead when every use of `root` is replaced: walking the cone of values
+/// the engine read as arithmetic, users before definitions. `keep` values stay alive whatever their users.
+struct Dying {
+    values: HashSet<Key>,
+    ops: Vec<MlirOperation>,
+    cost: Cost,
+    removes_affine: bool,
+}
+
+fn dying(root: MlirValue, read: &HashSet<Key>, dead_ops: &HashSet<Key>, keep: &HashSet<Key>) -> Dying {
+    // Post-order over operand edges from the root, restricted to values read as arithmetic.
+    let mut order = Vec::new();
+    let mut visited = HashSet::new();
+    let mut stack: Vec<(MlirOperation, bool)> = ir::defining_op(root).into_iter().map(|op| (op, false)).collect();
+    while let Some((op, expanded)) = stack.pop() {
+        if expanded {
+            order.push(op);
+            continue;
+        }
+        if !visited.insert(ir::op_key(op)) {
+            continue;
+        }
+        stack.push((op, true));
+        for operand in ir::operands(op) {
+            if !read.contains(&ir::key(operand)) {
+                continue;
+            }
+            if let Some(def) = ir::defining_op(operand) {
+                if is_expression_op(def) && !visited.contains(&ir::op_key(def)) {
+                    stack.push((def, false));
+                }
+            }
+        }
+    }
+    let mut result = Dying { values: HashSet::new(), ops: Vec::new(), cost: Cost::default(), removes_affine: false };
+    let mut dying_ops: HashSet<Key> = HashSet::new();
+    // Users come before definitions in the reversed post-order.
+    for op in order.into_iter().rev() {
+        let mut all_die = true;
+        for index in 0..ir::result_count(op) {
+            let Some(value) = ir::result(op, index) else { continue };
+            let key = ir::key(value);
+            let users = ir::users(value);
+            let dies = key == ir::key(root)
+                || (!keep.contains(&key)
+                    && read.contains(&key)
+                    && users.iter().all(|user| dying_ops.contains(&ir::op_key(*user)) || dead_ops.contains(&ir::op_key(*user))));
+            if dies {
+                if key == ir::key(root) || !users.is_empty() {
+                    result.cost = result.cost + value_cost(value);
+                }
+                result.values.insert(key);
+            } else {
+                all_die = false;
+            }
+        }
+        if all_die {
+            dying_ops.insert(ir::op_key(op));
+            result.ops.push(op);
+            if ir::op_name(op).starts_with("affine.") {
+                result.removes_affine = true;
+            }
+        }
+    }
+    result
+}
+
+fn referenced_values(expr: &Expr, out: &mut HashSet<Key>) {
+    match expr {
+        Expr::Value(key) => {
+            out.insert(*key);
+        }
+        Expr::Const(_) => {}
+        Expr::Bin(_, a, b) => {
+            referenced_values(a, out);
+            referenced_values(b, out);
+        }
+    }
+}
+
+/// A planned replacement of one root.
+struct Plan {
+    expr: Expr,
+    values: HashMap<Key, MlirValue>,
+    freed: Dying,
+    after: Cost,
+    firings: Vec<&'static str>,
+    unproved: Vec<String>,
+    scoped: Vec<(MlirValue, ranges::Rel, rules::Bound)>,
+}
+
+impl Plan {
+    /// (ops, divisions) saved; negative when the replacement costs more.
+    fn saving(&self) -> (i64, i64) {
+        (
+            self.freed.cost.ops as i64 - self.after.ops as i64,
+            self.freed.cost.divrem as i64 - self.after.divrem as i64,
+        )
+    }
+
+    fn worth_it(&self) -> bool {
+        self.saving() > (0, 0) || (self.saving() == (0, 0) && self.freed.removes_affine)
+    }
+}
+
+fn plan_root(ranges: &mut Ranges, smt: &mut SmtProver, value: MlirValue, dead_ops: &HashSet<Key>, eager: bool) -> Option<Plan> {
+    let def = ir::defining_op(value)?;
+    let r#type = ir::value_type(value);
+    let mut engine = Engine::new(ranges, std::mem::take(smt));
+    engine.eager = eager;
+    engine.collect_scoped_facts(value);
+    let simplified = engine.poly_of(value);
+    let read = engine.read_values().clone();
+    let preliminary = dying(value, &read, dead_ops, &HashSet::new());
+    let reusable = |candidate: MlirValue| {
+        let key = ir::key(candidate);
+        key != ir::key(value)
+            && !preliminary.values.contains(&key)
+            && ir::defining_op(candidate).is_none_or(|op| !dead_ops.contains(&ir::op_key(op)))
+            && ir::dominates(candidate, def)
+            && ir::value_type(candidate).ptr == r#type.ptr
+    };
+    let mut planner = Planner::new(&mut engine, &reusable);
+    let expr = planner.poly(&simplified);
+    let values = std::mem::take(&mut planner.values);
+    drop(planner);
+    let plan = {
+        let mut keep = HashSet::new();
+        referenced_values(&expr, &mut keep);
+        if keep.contains(&ir::key(value)) {
+            None
+        } else {
+            let freed = dying(value, &read, dead_ops, &keep);
+            let after = cost::cost_of(&[&expr]);
+            Some(Plan {
+                expr,
+                values,
+                freed,
+                after,
+                firings: engine.firings.iter().map(|firing| firing.rule).collect(),
+                unproved: std::mem::take(&mut engine.unproved),
+                scoped: engine.scoped_facts(),
+            })
+        }
+    };
+    *smt = std::mem::take(&mut engine.smt);
+    plan
+}
+
+/// One round over every root; returns whether anything changed.
+fn round(root: MlirOperation, verify: bool, smt: &mut SmtProver, summary: &mut Summary, dead: &mut Dead) -> bool {
+    let mut ranges = Ranges::new(root);
+    let roots = collect_roots(root, &dead.ops);
+    let dead_ops = &mut dead.ops;
+    let dead_list = &mut dead.list;
+    let mut changed = false;
+    for value in roots {
+        let Some(def) = ir::defining_op(value) else { continue };
+        if dead_ops.contains(&ir::op_key(def)) || !ir::users(value).iter().any(|user| !dead_ops.contains(&ir::op_key(*user))) {
+            continue;
+        }
+        let r#type = ir::value_type(value);
+        // Plan with the partial rule forms guarded by the local estimate, and eagerly; keep the better one.
+        let guarded = plan_root(&mut ranges, smt, value, dead_ops, false);
+        let eager = plan_root(&mut ranges, smt, value, dead_ops, true);
+        let plan = match (guarded, eager) {
+            (Some(a), Some(b)) => Some(if b.saving() > a.saving() { b } else { a }),
+            (a, b) => a.or(b),
+        };
+        let Some(plan) = plan else { continue };
+        summary.unproved.extend(plan.unproved.iter().cloned());
+        if !plan.worth_it() {
+            continue;
+        }
+        let mut materializer = Materializer::new(def, r#type, &plan.values);
+        let Some(new_value) = materializer.emit(&plan.expr) else {
+            dead_list.extend(materializer.created.iter().copied());
+            continue;
+        };
+        if ir::key(new_value) == ir::key(value) {
+            continue;
+        }
+        if verify {
+            let verdict = validate::validate(&mut ranges, value, new_value, &plan.scoped, 10_000);
+            let complaint = match verdict {
+                validate::Verdict::Proved => None,
+                validate::Verdict::Refuted(assignment) => Some(format!(
+                    "lego-arith-simplification: rewrite refuted by Z3 (counterexample: {assignment}); left unchanged"
+                )),
+                validate::Verdict::Unknown(why) => {
+                    Some(format!("lego-arith-simplification: could not prove the rewrite of this value ({why}); left unchanged"))
+                }
+            };
+            if let Some(message) = complaint {
+                let location = unsafe { melior::ir::Location::from_raw(mlir_sys::mlirOperationGetLocation(def)) };
+                lego_dialect::verify::emit_error(location, &message);
+                summary.rejected_by_validation += 1;
+                dead_list.extend(materializer.created.iter().copied());
+                continue;
+            }
+        }
+        unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(value, new_value) };
+        summary.rewrites += 1;
+        summary.rules.extend(plan.firings.iter().copied());
+        for op in plan.freed.ops {
+            if dead_ops.insert(ir::op_key(op)) {
+                dead_list.push(op);
+            }
+        }
+        changed = true;
+    }
+    drop(ranges);
+    changed
+}
+
+/// Erases the ops of `ops` whose results are unused, repeatedly (users are erased before their operands).
+fn erase_unused(ops: &[MlirOperation]) {
+    let mut remaining: Vec<MlirOperation> = ops.to_vec();
+    loop {
+        let before = remaining.len();
+        remaining.retain(|op| {
+            let unused = (0..ir::result_count(*op)).all(|index| ir::result(*op, index).is_none_or(|v| !ir::has_uses(v)));
+            if unused {
+                unsafe {
+                    mlir_sys::mlirOperationRemoveFromParent(*op);
+                    mlir_sys::mlirOperationDestroy(*op);
+                }
+                false
+            } else {
+                true
+            }
+        });
+        if remaining.len() == before {
+            break;
+        }
+    }
+}
+
+/// Maps each root to its simplified form without touching the IR (for tests).
+pub fn describe_roots(root: MlirOperation) -> HashMap<String, String> {
+    let mut ranges = Ranges::new(root);
+    let mut out = HashMap::new();
+    for value in collect_roots(root, &HashSet::new()) {
+        let mut engine = Engine::new(&mut ranges, SmtProver::default());
+        engine.collect_scoped_facts(value);
+        let poly = engine.poly_of(value);
+        let name = unsafe { melior::ir::Value::from_raw(value) }.to_string();
+        out.insert(name, engine.describe(&poly));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,1185 @@
+//! Reading index arithmetic into polynomials, and the rewrite rules (semantics.md, Table II) applied while
+//! reading, bottom-up, each with its side condition *proved* ([`Engine::fits`], [`Engine::lt`],
+//! [`Engine::nonzero`]: interval arithmetic and structural facts first, Z3 when they cannot decide).
+//!
+//! | rule | where | condition proved |
+//! |---|---|---|
+//! | 1 `(d·q + r) mod d → r mod d` | [`Engine::make_rem`] | `d ≠ 0`, `d·q + r` and `r` in `[0, 2^64)` (no wrap); none for `d = 2^k` |
+//! | 2 `(d·q + r) div d → q + r div d` (→ `q` when `r < d`) | [`Engine::make_div`] | `d ≠ 0`, no wrap of `d·q + r`, `r` |
+//! | 3 `(x mod d) div d → 0` | [`Engine::lt`] (structural) | `d ≠ 0` |
+//! | 4 `x div a → 0` | [`Engine::make_div`] | `0 ≤ x < a` |
+//! | 5 `x mod a → x` | [`Engine::make_rem`] | `0 ≤ x < a` |
+//! | 6 `(n + y) div 1 → n + y` | [`Engine::make_div`] | — |
+//! | 7 `a·(x div a) + x mod a → x` | [`Engine::merge_div_rem`] | — (an identity of unsigned division, also for a = 0 where `x urem 0 = x`) |
+//!
+//! Besides: `x mod 1 → 0`, constant folding, `(x div a) div b → x div (a·b)` and `(x mod m) mod a → x mod a`
+//! for constants with `a | m`, and the power-of-two remainder `x mod 2^k` that drops every monomial whose
+//! coefficient is a multiple of `2^k` (exact even with wrap-around). Re-association and distribution are
+//! implicit in the polynomial form; the emitter ([`super::cost`]) picks factored or expanded forms.
+
+use super::{
+    ir::{self, Key},
+    poly::{remove_sub_multiset, signed, AtomId, Poly},
+    ranges::{Interval, Ranges, Rel},
+    smt::SmtProver,
+};
+use mlir_sys::{MlirOperation, MlirValue};
+use std::collections::{HashMap, HashSet};
+
+/// Largest polynomial (in monomials) a product may produce before it is kept as an opaque value.
+const MONOMIAL_LIMIT: usize = 48;
+/// Recursion limit of reading arithmetic (deeper values become opaque atoms).
+const MAX_READ_DEPTH: usize = 200;
+/// Values this large in magnitude stand for "unbounded" in [`Bounds`].
+const INFINITY: i128 = 1 << 120;
+const TWO_64: i128 = 1 << 64;
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Atom {
+    /// An SSA value not read as arithmetic.
+    Leaf(Key),
+    /// `x divui y` of the wrapped values of the two polynomials.
+    Div(Poly, Poly),
+    /// `x remui y`.
+    Rem(Poly, Poly),
+}
+
+/// Bounds of the mathematical value of a polynomial (with signed coefficients); saturates at ±[`INFINITY`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    pub lo: i128,
+    pub hi: i128,
+}
+
+impl Bounds {
+    fn fits(self) -> bool {
+        self.lo >= 0 && self.hi < TWO_64
+    }
+}
+
+fn saturate(value: i128) -> i128 {
+    value.clamp(-INFINITY, INFINITY)
+}
+
+fn mul_bounds(a: Bounds, b: Bounds) -> Bounds {
+    let products = [a.lo, a.hi].iter().flat_map(|x| [b.lo, b.hi].map(move |y| x.checked_mul(y))).collect::<Vec<_>>();
+    if products.iter().any(Option::is_none) {
+        return Bounds { lo: -INFINITY, hi: INFINITY };
+    }
+    let values: Vec<i128> = products.into_iter().flatten().map(saturate).collect();
+    Bounds { lo: *values.iter().min().unwrap_or(&0), hi: *values.iter().max().unwrap_or(&0) }
+}
+
+/// A bound in a root-scoped fact: an SSA value or a constant.
+#[derive(Clone, Copy, Debug)]
+pub enum Bound {
+    Value(MlirValue),
+    Const(u64),
+}
+
+/// One rewrite that fired (for `-debug`-style logs and tests).
+#[derive(Clone, Debug)]
+pub struct Firing {
+    pub rule: &'static str,
+}
+
+/// The reader/rewriter for one root value: atoms, memoized polynomials, the facts in scope, the prover.
+pub struct Engine<'r> {
+    pub ranges: &'r mut Ranges,
+    atoms: Vec<Atom>,
+    ids: HashMap<Atom, AtomId>,
+    leaf_values: HashMap<AtomId, MlirValue>,
+    bounds_memo: HashMap<AtomId, Bounds>,
+    memo: HashMap<Key, Poly>,
+    /// Values whose polynomial is known, by polynomial (to reuse existing values when emitting).
+    pub by_poly: HashMap<Poly, Vec<MlirValue>>,
+    /// Facts that hold for this root only (the `disjoint` promise of an `affine.linearize_index` in its cone:
+    /// the root is poison when they fail, so any rewrite refines it).
+    scoped: HashMap<Key, Vec<(Rel, Bound)>>,
+    reading: HashSet<Key>,
+    /// Values read as arithmetic (not opaque).
+    read_values: HashSet<Key>,
+    depth: usize,
+    pub smt: SmtProver,
+    /// Apply the partial forms of rules 1 and 2 (`q + r div d`, `r mod d`) even when the local estimate says
+    /// they cost more (the caller plans both ways and keeps the cheaper root).
+    pub eager: bool,
+    scoped_values: HashMap<Key, MlirValue>,
+    pub firings: Vec<Firing>,
+    /// Conditions that could not be proved (each left the IR unchanged).
+    pub unproved: Vec<String>,
+    proof_cache: HashMap<(u8, Poly, Poly), bool>,
+}
+
+impl<'r> Engine<'r> {
+    pub fn new(ranges: &'r mut Ranges, smt: SmtProver) -> Engine<'r> {
+        Engine {
+            ranges,
+            atoms: Vec::new(),
+            ids: HashMap::new(),
+            leaf_values: HashMap::new(),
+            bounds_memo: HashMap::new(),
+            memo: HashMap::new(),
+            by_poly: HashMap::new(),
+            scoped: HashMap::new(),
+            reading: HashSet::new(),
+            read_values: HashSet::new(),
+            depth: 0,
+            smt,
+            eager: false,
+            scoped_values: HashMap::new(),
+            firings: Vec::new(),
+            unproved: Vec::new(),
+            proof_cache: HashMap::new(),
+        }
+    }
+
+    /// Values read as arithmetic so far (the others are atoms).
+    pub fn read_values(&self) -> &HashSet<Key> {
+        &self.read_values
+    }
+
+    pub fn atom(&self, id: AtomId) -> &Atom {
+        &self.atoms[id]
+    }
+
+    pub fn leaf_value(&self, id: AtomId) -> Option<MlirValue> {
+        self.leaf_values.get(&id).copied()
+    }
+
+    fn intern(&mut self, atom: Atom) -> AtomId {
+        if let Some(id) = self.ids.get(&atom) {
+            return *id;
+        }
+        let id = self.atoms.len();
+        self.atoms.push(atom.clone());
+        self.ids.insert(atom, id);
+        id
+    }
+
+    pub fn leaf(&mut self, value: MlirValue) -> Poly {
+        let id = self.intern(Atom::Leaf(ir::key(value)));
+        self.leaf_values.insert(id, value);
+        Poly::atom(id)
+    }
+
+    fn fire(&mut self, rule: &'static str) {
+        tracing::debug!(target: "lego", "arith-simplification: {rule}");
+        self.firings.push(Firing { rule });
+    }
+
+    fn unprovable(&mut self, what: String) {
+        tracing::debug!(target: "lego", "arith-simplification: not rewritten, could not prove {what}");
+        self.unproved.push(what);
+    }
+
+    // -------------------------------------------------------------------------------------------------
+    // Facts in scope
+
+    fn add_scoped(&mut self, value: MlirValue, rel: Rel, bound: Bound) {
+        self.scoped.entry(ir::key(value)).or_default().push((rel, bound));
+        self.scoped_values.insert(ir::key(value), value);
+    }
+
+    /// The root-scoped facts, as `(value, REL, bound)`.
+    pub fn scoped_facts(&self) -> Vec<(MlirValue, Rel, Bound)> {
+        let mut facts = Vec::new();
+        for (key, list) in &self.scoped {
+            if let Some(value) = self.scoped_values.get(key) {
+                facts.extend(list.iter().map(|(rel, bound)| (*value, *rel, *bound)));
+            }
+        }
+        facts
+    }
+
+    /// Adds the facts that hold for `root` only: the promises of every `affine.linearize_index … disjoint` in
+    /// its cone, and the assumptions that dominate its definition without being in the block that defines
+    /// their value (those are not global facts, see [`Ranges`]).
+    pub fn collect_scoped_facts(&mut self, root: MlirValue) {
+        if let Some(def) = ir::defining_op(root) {
+            for (assumption, value, rel, other) in self.ranges.dominating_assumptions() {
+                if ir::op_dominates(assumption, def) {
+                    self.add_scoped(value, rel, Bound::Value(other));
+                }
+            }
+        }
+        let mut seen = HashSet::new();
+        let mut stack = vec![root];
+        while let Some(value) = stack.pop() {
+            if !seen.insert(ir::key(value)) || seen.len() > 4096 {
+                continue;
+            }
+            let Some(op) = ir::defining_op(value) else { continue };
+            if !is_expression_op(op) {
+                continue;
+            }
+            if ir::op_name(op) == "affine.linearize_index" {
+                if let Some(linearize) = Linearize::read(op) {
+                    if linearize.disjoint {
+                        // 0 ≤ i_k < n_k for every index but the first (which MLIR allows to be negative).
+                        for (index, bound) in linearize.indices[1..].iter().zip(linearize.inner_sizes()) {
+                            self.add_scoped(*index, Rel::Lt, bound);
+                        }
+                    }
+                }
+            }
+            stack.extend(ir::operands(op));
+        }
+    }
+
+    /// Relational facts about a value: global ones and the root-scoped ones.
+    fn relations(&mut self, value: MlirValue) -> Vec<(Rel, Bound)> {
+        let mut relations: Vec<(Rel, Bound)> =
+            self.ranges.relations(value).into_iter().map(|(rel, other)| (rel, Bound::Value(other))).collect();
+        if let Some(scoped) = self.scoped.get(&ir::key(value)) {
+            relations.extend(scoped.iter().copied());
+        }
+        relations
+    }
+
+    fn bound_interval(&mut self, bound: Bound) -> Interval {
+        match bound {
+            Bound::Const(value) => Interval::exact(value),
+            Bound::Value(value) => self.ranges.interval(value).unwrap_or(Interval::full(64)),
+        }
+    }
+
+    pub fn bound_poly(&mut self, bound: Bound) -> Poly {
+        match bound {
+            Bound::Const(value) => Poly::constant(value),
+            Bound::Value(value) => self.poly_of(value),
+        }
+    }
+
+    // -------------------------------------------------------------------------------------------------
+    // Bounds
+
+    pub fn atom_bounds(&mut self, id: AtomId) -> Bounds {
+        if let Some(bounds) = self.bounds_memo.get(&id) {
+            return *bounds;
+        }
+        // Provisional entry: cycles cannot occur (atoms are built bottom-up), but stay safe.
+        self.bounds_memo.insert(id, Bounds { lo: 0, hi: TWO_64 - 1 });
+        let bounds = match self.atoms[id].clone() {
+            Atom::Leaf(_) => {
+                let value = self.leaf_values[&id];
+                let mut interval = self.ranges.interval(value).unwrap_or(Interval::full(64));
+                for (rel, bound) in self.scoped.get(&ir::key(value)).cloned().unwrap_or_default() {
+                    let other = self.bound_interval(bound);
+                    let (lo, hi) = match rel {
+                        Rel::Lt if other.hi >= 1 => (0, other.hi - 1),
+                        Rel::Le => (0, other.hi),
+                        Rel::Gt if other.lo < u64::MAX => (other.lo + 1, u64::MAX),
+                        Rel::Ge => (other.lo, u64::MAX),
+                        Rel::Eq => (other.lo, other.hi),
+                        _ => continue,
+                    };
+                    let (lo, hi) = (interval.lo.max(lo), interval.hi.min(hi));
+                    if lo <= hi {
+                        interval = Interval::new(lo, hi);
+                    }
+                }
+                Bounds { lo: interval.lo as i128, hi: interval.hi as i128 }
+            }
+            Atom::Div(x, y) => {
+                let (bx, by) = (self.bounds(&x), self.bounds(&y));
+                if bx.fits() && by.fits() && by.lo >= 1 {
+                    Bounds { lo: bx.lo / by.hi, hi: bx.hi / by.lo }
+                } else if bx.fits() && by.fits() && by.hi >= 1 {
+                    // A zero divisor is undefined in MLIR; bound by the dividend either way.
+                    Bounds { lo: 0, hi: bx.hi.max(TWO_64 - 1) }
+                } else {
+                    Bounds { lo: 0, hi: TWO_64 - 1 }
+                }
+            }
+            Atom::Rem(x, y) => {
+                let (bx, by) = (self.bounds(&x), self.bounds(&y));
+                let dividend_hi = if bx.fits() { bx.hi } else { TWO_64 - 1 };
+                if by.fits() && by.lo >= 1 {
+                    Bounds { lo: 0, hi: dividend_hi.min(by.hi - 1) }
+                } else {
+                    // x urem 0 = x
+                    Bounds { lo: 0, hi: dividend_hi }
+                }
+            }
+        };
+        self.bounds_memo.insert(id, bounds);
+        bounds
+    }
+
+    /// Bounds of the mathematical value of `poly` (signed coefficients).
+    pub fn bounds(&mut self, poly: &Poly) -> Bounds {
+        let mut total = Bounds { lo: 0, hi: 0 };
+        let terms: Vec<(Vec<AtomId>, u64)> = poly.terms().map(|(m, c)| (m.clone(), c)).collect();
+        for (monomial, coefficient) in terms {
+            let c = signed(coefficient);
+            let mut term = Bounds { lo: c, hi: c };
+            for atom in monomial {
+                term = mul_bounds(term, self.atom_bounds(atom));
+            }
+            total = Bounds { lo: saturate(total.lo + term.lo), hi: saturate(total.hi + term.hi) };
+        }
+        total
+    }
+
+    // -------------------------------------------------------------------------------------------------
+    // The prover: side conditions
+
+    fn cached(&mut self, kind: u8, a: &Poly, b: &Poly, prove: impl FnOnce(&mut Self) -> bool) -> bool {
+        let key = (kind, a.clone(), b.clone());
+        if let Some(known) = self.proof_cache.get(&key) {
+            return *known;
+        }
+        let proved = prove(self);
+        self.proof_cache.insert(key, proved);
+        proved
+    }
+
+    /// The mathematical value of `p` lies in `[0, 2^64)`, so its wrapped value is that value.
+    pub fn fits(&mut self, p: &Poly) -> bool {
+        if self.bounds(p).fits() {
+            return true;
+        }
+        self.cached(0, p, &Poly::zero(), |engine| {
+            // x·y where one factor is below a bound B and the other is below C with B·C fitting, etc. is left
+            // to the solver; a single leaf/atom always fits.
+            if p.as_atom().is_some() {
+                return true;
+            }
+            let proved = engine.smt_fits(p);
+            if !proved {
+                engine.unprovable(format!("that {} does not wrap around", engine.describe(p)));
+            }
+            proved
+        })
+    }
+
+    /// `p ≥ 1` (and `p` does not wrap).
+    pub fn nonzero(&mut self, p: &Poly) -> bool {
+        if !self.fits(p) {
+            return false;
+        }
+        if self.bounds(p).lo >= 1 {
+            return true;
+        }
+        self.cached(1, p, &Poly::zero(), |engine| {
+            if let Some((monomial, coefficient)) = p.single() {
+                let monomial = monomial.clone();
+                if signed(coefficient) > 0 && monomial.iter().all(|atom| engine.atom_nonzero(*atom)) {
+                    return true;
+                }
+            }
+            let proved = engine.smt_nonzero(p);
+            if !proved {
+                engine.unprovable(format!("{} ≠ 0", engine.describe(p)));
+            }
+            proved
+        })
+    }
+
+    fn atom_nonzero(&mut self, id: AtomId) -> bool {
+        if self.atom_bounds(id).lo >= 1 {
+            return true;
+        }
+        let Some(value) = self.leaf_value(id) else { return false };
+        // x > y (any y ≥ 0) implies x ≥ 1; so does x ≥ b with b ≥ 1.
+        for (rel, bound) in self.ranges.relations(value) {
+            let other = self.ranges.interval(bound).unwrap_or(Interval::full(64));
+            match rel {
+                Rel::Gt => return true,
+                Rel::Ge | Rel::Eq if other.lo >= 1 => return true,
+                _ => {}
+            }
+        }
+        false
+    }
+
+    /// `p < q` for the mathematical values, both in `[0, 2^64)`.
+    pub fn lt(&mut self, p: &Poly, q: &Poly) -> bool {
+        if !self.fits(p) || !self.fits(q) {
+            return false;
+        }
+        let (bp, bq) = (self.bounds(p), self.bounds(q));
+        if bp.hi < bq.lo {
+            return true;
+        }
+        if bp.lo >= bq.hi {
+            return false;
+        }
+        self.cached(2, p, q, |engine| {
+            if engine.lt_structural(p, q, 0) {
+                return true;
+            }
+            let proved = engine.smt_lt(p, q);
+            if !proved {
+                engine.unprovable(format!("{} < {}", engine.describe(p), engine.describe(q)));
+            }
+            proved
+        })
+    }
+
+    /// `p` lies in `[0, 2^63 − 1)`, where signed and unsigned readings agree.
+    pub fn below_signed_limit(&mut self, p: &Poly) -> bool {
+        if !self.fits(p) {
+            return false;
+        }
+        self.bounds(p).hi < i64::MAX as i128 || self.lt(p, &Poly::constant(i64::MAX as u64))
+    }
+
+    fn lt_structural(&mut self, p: &Poly, q: &Poly, depth: usize) -> bool {
+        if depth > 6 || !self.fits(p) || !self.fits(q) {
+            return false;
+        }
+        let (bp, bq) = (self.bounds(p), self.bounds(q));
+        if bp.hi < bq.lo {
+            return true;
+        }
+        if p.is_zero() {
+            return self.nonzero(q);
+        }
+        if let Some(atom) = p.as_atom() {
+            match self.atoms[atom].clone() {
+                // Rule 3: (x mod d) < d for d ≠ 0.
+                Atom::Rem(_, divisor) if &divisor == q => return self.nonzero(q),
+                Atom::Leaf(_) => {
+                    let value = self.leaf_values[&atom];
+                    for (rel, bound) in self.relations(value) {
+                        let other = self.bound_poly(bound);
+                        let bounds = self.bounds(&other);
+                        let below = match rel {
+                            Rel::Lt => &other == q || (bounds.fits() && bounds.hi <= bq.lo),
+                            Rel::Le => &other.add(&Poly::constant(1)) == q || (bounds.fits() && bounds.hi < bq.lo),
+                            _ => false,
+                        };
+                        if below {
+                            return true;
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        // Mixed radix: q = b·d and p = a·d + r with r < d and a < b gives p ≤ (b−1)·d + d − 1 < q.
+        let Some((monomial, coefficient)) = q.single() else { return false };
+        let monomial = monomial.clone();
+        let mut divisors: Vec<Poly> = monomial.iter().map(|atom| Poly::atom(*atom)).collect();
+        divisors.dedup();
+        if signed(coefficient) > 1 {
+            divisors.push(Poly::constant(coefficient));
+        }
+        for d in divisors {
+            let Some((b, _)) = q.split(&d) else { continue };
+            let Some((a, r)) = p.split(&d) else { continue };
+            if a.is_zero() {
+                continue;
+            }
+            if self.fits(&a) && self.fits(&r) && self.lt_structural(&r, &d, depth + 1) && self.lt_structural(&a, &b, depth + 1) {
+                return true;
+            }
+        }
+        false
+    }
+
+    // -------------------------------------------------------------------------------------------------
+    // Reading IR
+
+    /// The (simplified) polynomial of `value`.
+    pub fn poly_of(&mut self, value: MlirValue) -> Poly {
+        let key = ir::key(value);
+        if let Some(poly) = self.memo.get(&key) {
+            return poly.clone();
+        }
+        if self.reading.contains(&key) || self.depth > MAX_READ_DEPTH {
+            return self.leaf(value);
+        }
+        self.reading.insert(key);
+        self.depth += 1;
+        let poly = match self.read(value) {
+            Some(poly) => {
+                self.read_values.insert(key);
+                poly
+            }
+            None => self.leaf(value),
+        };
+        self.depth -= 1;
+        self.reading.remove(&key);
+        self.memo.insert(key, poly.clone());
+        self.by_poly.entry(poly.clone()).or_default().push(value);
+        poly
+    }
+
+    fn read(&mut self, value: MlirValue) -> Option<Poly> {
+        if ir::width(value)? != 64 {
+            return None;
+        }
+        if let Some(constant) = ir::constant_value(value) {
+            return Some(Poly::constant(constant));
+        }
+        let op = ir::defining_op(value)?;
+        let name = ir::op_name(op);
+        let operand = |engine: &mut Self, index: usize| -> Option<Poly> { Some(engine.poly_of(ir::operand(op, index)?)) };
+        match name {
+            "arith.addi" => {
+                let sum = operand(self, 0)?.add(&operand(self, 1)?);
+                Some(self.merge_div_rem(sum))
+            }
+            "arith.subi" => {
+                let difference = operand(self, 0)?.sub(&operand(self, 1)?);
+                Some(self.merge_div_rem(difference))
+            }
+            "arith.muli" => {
+                let product = operand(self, 0)?.mul(&operand(self, 1)?, MONOMIAL_LIMIT)?;
+                Some(self.merge_div_rem(product))
+            }
+            "arith.shli" => {
+                let amount = ir::constant_value(ir::operand(op, 1)?)?;
+                (amount < 64).then_some(())?;
+                Some(operand(self, 0)?.scale(1u64 << amount))
+            }
+            "arith.shrui" => {
+                let amount = ir::constant_value(ir::operand(op, 1)?)?;
+                (amount < 64).then_some(())?;
+                let x = operand(self, 0)?;
+                Some(self.make_div(x, Poly::constant(1u64 << amount)))
+            }
+            "arith.andi" => {
+                let (a, b) = (ir::operand(op, 0)?, ir::operand(op, 1)?);
+                let (x, mask) = match (ir::constant_value(a), ir::constant_value(b)) {
+                    (_, Some(mask)) => (a, mask),
+                    (Some(mask), None) => (b, mask),
+                    _ => return None,
+                };
+                // x & (2^k − 1) = x mod 2^k
+                if mask == u64::MAX {
+                    return Some(self.poly_of(x));
+                }
+                let modulus = mask.checked_add(1)?;
+                modulus.is_power_of_two().then_some(())?;
+                let x = self.poly_of(x);
+                Some(self.make_rem(x, Poly::constant(modulus)))
+            }
+            "arith.divui" => {
+                let (x, y) = (operand(self, 0)?, operand(self, 1)?);
+                Some(self.make_div(x, y))
+            }
+            "arith.remui" => {
+                let (x, y) = (operand(self, 0)?, operand(self, 1)?);
+                Some(self.make_rem(x, y))
+            }
+            "affine.linearize_index" => {
+                let linearize = Linearize::read(op)?;
+                // B(n⃗, i⃗) = ((i1·n2 + i2)·n3 + …)·nq + iq  (the outer size, if given, does not enter)
+                let mut total = self.poly_of(linearize.indices[0]);
+                for (index, size) in linearize.indices[1..].iter().zip(linearize.inner_sizes()) {
+                    let size = self.bound_poly(size);
+                    let index = self.poly_of(*index);
+                    total = total.mul(&size, MONOMIAL_LIMIT)?.add(&index);
+                }
+                Some(self.merge_div_rem(total))
+            }
+            "affine.delinearize_index" => self.read_delinearize(op, value),
+            _ => None,
+        }
+    }
+
+    /// Result k of `affine.delinearize_index %x into (b0, …, bq)`: `(x div (b_{k+1}·…·bq)) mod b_k` (no `mod`
+    /// for the first result). `affine` uses floor division and modulo of *signed* values, which agree with
+    /// `divui`/`remui` when `x` and every size lie in `[0, 2^63)`: proved, or the result stays opaque.
+    fn read_delinearize(&mut self, op: MlirOperation, value: MlirValue) -> Option<Poly> {
+        let delinearize = Delinearize::read(op)?;
+        let results = ir::result_count(op);
+        let index = (0..results).find(|k| ir::result(op, *k).map(ir::key) == Some(ir::key(value)))?;
+        let x = self.poly_of(delinearize.input);
+        // Sizes below the result, innermost last: with the outer size absent the basis has results − 1 entries.
+        let basis: Vec<Poly> = delinearize.basis.iter().map(|bound| self.bound_poly(*bound)).collect();
+        let offset = results - basis.len();
+        if !self.below_signed_limit(&x) {
+            return None;
+        }
+        let mut divisor = Poly::constant(1);
+        // divisor = Π sizes strictly inside result `index`
+        let inner_start = index + 1;
+        for k in inner_start..results {
+            let size = basis.get(k - offset)?;
+            if !self.nonzero(size) || !self.below_signed_limit(size) {
+                return None;
+            }
+            divisor = divisor.mul(size, MONOMIAL_LIMIT)?;
+        }
+        if !self.fits(&divisor) || !self.below_signed_limit(&divisor) {
+            return None;
+        }
+        let quotient = self.make_div(x, divisor);
+        if index == 0 {
+            return Some(quotient);
+        }
+        let size = basis.get(index - offset)?.clone();
+        if !self.nonzero(&size) || !self.below_signed_limit(&size) {
+            return None;
+        }
+        Some(self.make_rem(quotient, size))
+    }
+
+    // -------------------------------------------------------------------------------------------------
+    // Rules
+
+    /// Division `x divui y`, simplified.
+    pub fn make_div(&mut self, x: Poly, y: Poly) -> Poly {
+        if let Some(divisor) = y.as_constant() {
+            if divisor == 1 {
+                self.fire("(n + y) div 1 → n + y");
+                return x;
+            }
+            if divisor != 0 {
+                if let Some(dividend) = x.as_constant() {
+                    self.fire("constant folding");
+                    return Poly::constant(dividend / divisor);
+                }
+                // (x div a) div b → x div (a·b)
+                if let Some(Atom::Div(inner, a)) = x.as_atom().map(|atom| self.atoms[atom].clone()) {
+                    if let Some(a) = a.as_constant().filter(|a| *a != 0) {
+                        if let Some(product) = a.checked_mul(divisor) {
+                            self.fire("(x div a) div b → x div (a·b)");
+                            return self.make_div(inner, Poly::constant(product));
+                        }
+                    }
+                }
+            }
+        }
+        if x.is_zero() {
+            if self.nonzero(&y) {
+                self.fire("0 div d → 0");
+                return Poly::zero();
+            }
+            return self.div_atom(x, y);
+        }
+        // Rule 2: (d·q + r) div d → q (0 ≤ r < d), else q + r div d — the latter only when not costlier.
+        if let Some((quotient, rest)) = x.split(&y) {
+            if !quotient.is_zero() && self.nonzero(&y) && self.fits(&x) && self.fits(&rest) {
+                let firings = self.firings.len();
+                let tail = self.make_div(rest, y.clone());
+                let split = self.merge_div_rem(quotient.add(&tail));
+                let whole = self.div_atom(x.clone(), y.clone());
+                if self.eager || tail.is_zero() || self.estimate(&split) <= self.estimate(&whole) {
+                    self.fire(if tail.is_zero() { "(d·q + r) div d → q (0 ≤ r < d)" } else { "(d·q + r) div d → q + r div d" });
+                    return split;
+                }
+                self.firings.truncate(firings);
+            }
+        }
+        // Mixed radix (rule 2 through a factor): x = f·q + r with 0 ≤ r < f and y = f·e gives x div y = q div e.
+        for f in self.radix_factors(&x, &y) {
+            let (Some((q, r)), Some((e, rest))) = (x.split(&f), y.split(&f)) else { continue };
+            if q.is_zero() || !rest.is_zero() {
+                continue;
+            }
+            if self.nonzero(&f) && self.nonzero(&e) && self.fits(&x) && self.fits(&q) && self.fits(&r) && self.lt(&r, &f) {
+                self.fire("(f·q + r) div (f·e) → q div e (0 ≤ r < f)");
+                return self.make_div(q, e);
+            }
+        }
+        // Rules 3 and 4: x div a → 0 for 0 ≤ x < a.
+        if self.lt(&x, &y) {
+            self.fire("x div a → 0 (0 ≤ x < a)");
+            return Poly::zero();
+        }
+        self.div_atom(x, y)
+    }
+
+    /// Proper factors `f` of a one-monomial divisor `y` worth trying for the mixed-radix rule, largest first:
+    /// gcds of a constant divisor with the dividend's coefficients, and the divisor's single atoms.
+    fn radix_factors(&self, x: &Poly, y: &Poly) -> Vec<Poly> {
+        let Some((monomial, coefficient)) = y.single() else { return Vec::new() };
+        let c = signed(coefficient);
+        if c <= 0 {
+            return Vec::new();
+        }
+        let mut constants: Vec<i128> = Vec::new();
+        for (m, k) in x.terms() {
+            if m.is_empty() {
+                continue;
+            }
+            let g = gcd(c, signed(k).abs());
+            if g > 1 && (g < c || !monomial.is_empty()) && !constants.contains(&g) {
+                constants.push(g);
+            }
+        }
+        constants.sort_unstable_by(|a, b| b.cmp(a));
+        let mut factors: Vec<Poly> = Vec::new();
+        if monomial.len() > 1 || (monomial.len() == 1 && c > 1) {
+            let mut atoms = monomial.clone();
+            atoms.dedup();
+            factors.extend(atoms.into_iter().map(Poly::atom));
+        }
+        factors.extend(constants.into_iter().map(|g| Poly::constant(g as u64)));
+        factors
+    }
+
+    fn div_atom(&mut self, x: Poly, y: Poly) -> Poly {
+        Poly::atom(self.intern(Atom::Div(x, y)))
+    }
+
+    /// Remainder `x remui y`, simplified.
+    pub fn make_rem(&mut self, x: Poly, y: Poly) -> Poly {
+        let mut x = x;
+        if let Some(modulus) = y.as_constant() {
+            if modulus == 1 {
+                self.fire("x mod 1 → 0");
+                return Poly::zero();
+            }
+            if modulus != 0 {
+                if let Some(dividend) = x.as_constant() {
+                    self.fire("constant folding");
+                    return Poly::constant(dividend % modulus);
+                }
+                // (x mod m) mod a → x mod a when a | m
+                if let Some(Atom::Rem(inner, m)) = x.as_atom().map(|atom| self.atoms[atom].clone()) {
+                    if m.as_constant().is_some_and(|m| m != 0 && m % modulus == 0) {
+                        self.fire("(x mod m) mod a → x mod a (a | m)");
+                        return self.make_rem(inner, y);
+                    }
+                }
+                if modulus.is_power_of_two() {
+                    // Rule 1 for d = 2^k, exact even with wrap-around: 2^k divides 2^64.
+                    let mut reduced = Poly::zero();
+                    for (monomial, coefficient) in x.terms() {
+                        reduced.add_term(monomial.clone(), coefficient & (modulus - 1));
+                    }
+                    if reduced != x {
+                        self.fire("(d·q + r) mod d → r mod d");
+                        x = reduced;
+                    }
+                }
+            }
+        }
+        if x.is_zero() {
+            // 0 urem y = 0 for every y (with x urem 0 = x).
+            return Poly::zero();
+        }
+        // Rule 1: (d·q + r) mod d → r mod d (when not costlier).
+        if let Some((quotient, rest)) = x.split(&y) {
+            if !quotient.is_zero() && self.nonzero(&y) && self.fits(&x) && self.fits(&rest) {
+                let firings = self.firings.len();
+                let reduced = self.make_rem(rest, y.clone());
+                let whole = Poly::atom(self.intern(Atom::Rem(x.clone(), y.clone())));
+                if self.eager || self.estimate(&reduced) <= self.estimate(&whole) {
+                    self.fire("(d·q + r) mod d → r mod d");
+                    return reduced;
+                }
+                self.firings.truncate(firings);
+            }
+        }
+        // Rule 5: x mod a → x for 0 ≤ x < a.
+        if self.lt(&x, &y) {
+            self.fire("x mod a → x (0 ≤ x < a)");
+            return x;
+        }
+        Poly::atom(self.intern(Atom::Rem(x, y)))
+    }
+
+    /// Rule 7: `c·m·(a·(x div a)) + c·m·(x mod a) → c·m·x`, repeatedly.
+    pub fn merge_div_rem(&mut self, poly: Poly) -> Poly {
+        let mut poly = poly;
+        'search: loop {
+            let terms: Vec<(Vec<AtomId>, u64)> = poly.terms().map(|(m, c)| (m.clone(), c)).collect();
+            for (monomial, coefficient) in &terms {
+                for (position, atom) in monomial.iter().enumerate() {
+                    let Atom::Rem(x, a) = self.atoms[*atom].clone() else { continue };
+                    let Some(&div) = self.ids.get(&Atom::Div(x.clone(), a.clone())) else { continue };
+                    let mut cofactor = monomial.clone();
+                    cofactor.remove(position);
+                    // Needed: c·cofactor·div·a (each monomial of a).
+                    let mut with_div = cofactor.clone();
+                    with_div.push(div);
+                    let needed = a.times_monomial(&with_div, *coefficient);
+                    if needed.terms().all(|(m, c)| poly.coefficient(m) == c) && !needed.is_zero() {
+                        let remainder_term = Poly::monomial(monomial.clone(), *coefficient);
+                        let replacement = x.times_monomial(&cofactor, *coefficient);
+                        poly = poly.sub(&needed).sub(&remainder_term).add(&replacement);
+                        self.fire("a·(x div a) + x mod a → x");
+                        continue 'search;
+                    }
+                }
+            }
+            return poly;
+        }
+    }
+
+    /// A quick estimate of what emitting `poly` costs (values that already exist are free): chooses between
+    /// a rule's partial form and the unrewritten one; the exact choice is made for the whole root later.
+    pub fn estimate(&self, poly: &Poly) -> (usize, usize) {
+        let mut seen = HashSet::new();
+        self.estimate_into(poly, &mut seen)
+    }
+
+    fn estimate_into(&self, poly: &Poly, seen: &mut HashSet<AtomId>) -> (usize, usize) {
+        if poly.as_constant().is_some() || self.by_poly.contains_key(poly) {
+            return (0, 0);
+        }
+        let mut ops = poly.len().saturating_sub(1);
+        let mut divrem = 0;
+        for (monomial, coefficient) in poly.terms() {
+            let c = signed(coefficient);
+            if !monomial.is_empty() {
+                ops += monomial.len() - 1 + usize::from(c != 1 && c != -1);
+            }
+            for atom in monomial {
+                if !seen.insert(*atom) || self.by_poly.contains_key(&Poly::atom(*atom)) {
+                    continue;
+                }
+                if let Atom::Div(x, y) | Atom::Rem(x, y) = &self.atoms[*atom] {
+                    let (a, b) = self.estimate_into(x, seen);
+                    let (c, d) = self.estimate_into(y, seen);
+                    ops += 1 + a + c;
+                    divrem += 1 + b + d;
+                }
+            }
+        }
+        (ops, divrem)
+    }
+
+    // -------------------------------------------------------------------------------------------------
+    // Solver fallback
+
+    fn smt_fits(&mut self, p: &Poly) -> bool {
+        let mut smt = std::mem::take(&mut self.smt);
+        let proved = smt.fits(self, p);
+        self.smt = smt;
+        proved
+    }
+
+    fn smt_nonzero(&mut self, p: &Poly) -> bool {
+        let mut smt = std::mem::take(&mut self.smt);
+        let proved = smt.nonzero(self, p);
+        self.smt = smt;
+        proved
+    }
+
+    fn smt_lt(&mut self, p: &Poly, q: &Poly) -> bool {
+        let mut smt = std::mem::take(&mut self.smt);
+        let proved = smt.lt(self, p, q);
+        self.smt = smt;
+        proved
+    }
+
+    /// The leaf facts the solver may assume about an atom: its interval and relations.
+    pub fn leaf_facts(&mut self, id: AtomId) -> (Bounds, Vec<(Rel, Poly)>) {
+        let bounds = self.atom_bounds(id);
+        let Some(value) = self.leaf_value(id) else { return (bounds, Vec::new()) };
+        let relations = self.relations(value);
+        let relations = relations.into_iter().map(|(rel, bound)| (rel, self.bound_poly(bound))).collect();
+        (bounds, relations)
+    }
+
+    /// A text naming `poly` by the identities of its leaf values and the facts in scope for this root, equal
+    /// across engines of one round exactly when the condition is the same question.
+    pub fn canonical(&self, poly: &Poly) -> String {
+        let mut scoped: Vec<String> = self
+            .scoped
+            .iter()
+            .map(|(key, facts)| {
+                let facts: Vec<String> = facts
+                    .iter()
+                    .map(|(rel, bound)| match bound {
+                        Bound::Const(c) => format!("{rel:?}{c}"),
+                        Bound::Value(v) => format!("{rel:?}%{:x}", ir::key(*v)),
+                    })
+                    .collect();
+                format!("{key:x}:{}", facts.join(","))
+            })
+            .collect();
+        scoped.sort();
+        format!("{} | {}", self.canonical_poly(poly), scoped.join(";"))
+    }
+
+    fn canonical_poly(&self, poly: &Poly) -> String {
+        let mut terms: Vec<String> = poly
+            .terms()
+            .map(|(monomial, coefficient)| {
+                let mut factors: Vec<String> = monomial.iter().map(|atom| self.canonical_atom(*atom)).collect();
+                factors.sort();
+                format!("{}*{}", coefficient, factors.join("*"))
+            })
+            .collect();
+        terms.sort();
+        terms.join("+")
+    }
+
+    fn canonical_atom(&self, id: AtomId) -> String {
+        match &self.atoms[id] {
+            Atom::Leaf(key) => format!("%{key:x}"),
+            Atom::Div(x, y) => format!("({} / {})", self.canonical_poly(x), self.canonical_poly(y)),
+            Atom::Rem(x, y) => format!("({} % {})", self.canonical_poly(x), self.canonical_poly(y)),
+        }
+    }
+
+    /// The mathematical value of `poly` (signed coefficients) at `sample` (leaf values); `None` when a leaf is
+    /// missing, a divisor is zero or the value leaves `i128`.
+    pub fn evaluate(&self, poly: &Poly, sample: &HashMap<AtomId, u64>) -> Option<i128> {
+        let mut total: i128 = 0;
+        for (monomial, coefficient) in poly.terms() {
+            let mut term = signed(coefficient);
+            for atom in monomial {
+                term = term.checked_mul(self.evaluate_atom(*atom, sample)? as i128)?;
+            }
+            total = total.checked_add(term)?;
+        }
+        Some(total)
+    }
+
+    fn evaluate_atom(&self, id: AtomId, sample: &HashMap<AtomId, u64>) -> Option<u64> {
+        let wrapped = |value: i128| value.rem_euclid(TWO_64) as u64;
+        match &self.atoms[id] {
+            Atom::Leaf(_) => sample.get(&id).copied(),
+            Atom::Div(x, y) => {
+                let (x, y) = (wrapped(self.evaluate(x, sample)?), wrapped(self.evaluate(y, sample)?));
+                x.checked_div(y)
+            }
+            Atom::Rem(x, y) => {
+                let (x, y) = (wrapped(self.evaluate(x, sample)?), wrapped(self.evaluate(y, sample)?));
+                x.checked_rem(y)
+            }
+        }
+    }
+
+    /// Whether some assignment of the leaves within their facts makes `refutes` true (a cheap way to reject a
+    /// false side condition before asking the solver). Samples: interval corners, midpoints and pseudo-random
+    /// points; a sample that breaks a relational fact is skipped.
+    pub fn refuted_by_samples(
+        &mut self,
+        directions: &[(Poly, bool)],
+        refutes: &dyn Fn(&Engine, &HashMap<AtomId, u64>) -> bool,
+    ) -> bool {
+        // Facts may name further leaves: collect until closed (bounded).
+        let mut leaves: Vec<AtomId> = Vec::new();
+        let mut facts = Vec::new();
+        loop {
+            let more: Vec<AtomId> = (0..self.atoms.len())
+                .filter(|id| matches!(self.atoms[*id], Atom::Leaf(_)) && !leaves.contains(id))
+                .collect();
+            if more.is_empty() {
+                break;
+            }
+            if leaves.len() + more.len() > 64 {
+                return false;
+            }
+            for id in more {
+                facts.push(self.leaf_facts(id));
+                leaves.push(id);
+            }
+        }
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        // Directed corners: each leaf at the end of its interval that pushes `poly` up (or down), for leaves
+        // occurring with one sign only.
+        let signs: Vec<HashMap<AtomId, i8>> = directions
+            .iter()
+            .map(|(poly, maximize)| {
+                let mut signs: HashMap<AtomId, i8> = HashMap::new();
+                for (monomial, coefficient) in poly.terms() {
+                    let sign: i8 = if (signed(coefficient) > 0) == *maximize { 1 } else { -1 };
+                    for atom in monomial {
+                        let entry = signs.entry(*atom).or_insert(sign);
+                        if *entry != sign {
+                            *entry = 0;
+                        }
+                    }
+                }
+                signs
+            })
+            .collect();
+        for round in 0..32 + signs.len() {
+            let mut sample = HashMap::new();
+            for (id, (bounds, _)) in leaves.iter().zip(&facts) {
+                let (lo, hi) = (bounds.lo.max(0) as u64, bounds.hi.clamp(0, TWO_64 - 1) as u64);
+                let value = match round {
+                    _ if round >= 32 => match signs[round - 32].get(id) {
+                        Some(1) => hi,
+                        Some(-1) => lo,
+                        _ => lo + (hi - lo) / 2,
+                    },
+                    0 => lo,
+                    1 => hi,
+                    2 => lo + (hi - lo) / 2,
+                    _ if round % 2 == 0 => lo + next() % (hi - lo).saturating_add(1).max(1),
+                    _ => {
+                        // Small values matter most for index arithmetic.
+                        let small = hi.min(lo.saturating_add(64));
+                        lo + next() % (small - lo + 1)
+                    }
+                };
+                sample.insert(*id, value);
+            }
+            // Repair: pull values below their relational upper bounds (a few passes).
+            for _ in 0..3 {
+                for (id, (bounds, relations)) in leaves.iter().zip(&facts) {
+                    for (rel, other) in relations {
+                        let Some(limit) = self.evaluate(other, &sample) else { continue };
+                        let Some(value) = sample.get(id).map(|v| *v as i128) else { continue };
+                        let wanted = match rel {
+                            Rel::Lt if value >= limit => limit - 1,
+                            Rel::Le if value > limit => limit,
+                            Rel::Eq if value != limit => limit,
+                            _ => continue,
+                        };
+                        if wanted >= bounds.lo.max(0) && wanted < TWO_64 {
+                            sample.insert(*id, wanted as u64);
+                        }
+                    }
+                }
+            }
+            let consistent = leaves.iter().zip(&facts).all(|(id, (_, relations))| {
+                let Some(&value) = sample.get(id) else { return true };
+                relations.iter().all(|(rel, other)| {
+                    let Some(other) = self.evaluate(other, &sample) else { return true };
+                    let value = value as i128;
+                    match rel {
+                        Rel::Lt => value < other,
+                        Rel::Le => value <= other,
+                        Rel::Gt => value > other,
+                        Rel::Ge => value >= other,
+                        Rel::Eq => value == other,
+                    }
+                })
+            });
+            if consistent && refutes(self, &sample) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Human-readable form of a polynomial (for remarks).
+    pub fn describe(&self, poly: &Poly) -> String {
+        if poly.is_zero() {
+            return "0".into();
+        }
+        let mut parts = Vec::new();
+        for (monomial, coefficient) in poly.terms() {
+            let c = signed(coefficient);
+            let mut factors: Vec<String> = monomial.iter().map(|atom| self.describe_atom(*atom)).collect();
+            if c != 1 || factors.is_empty() {
+                factors.insert(0, c.to_string());
+            }
+            parts.push(factors.join("·"));
+        }
+        parts.join(" + ")
+    }
+
+    pub fn describe_atom(&self, id: AtomId) -> String {
+        match &self.atoms[id] {
+            Atom::Leaf(_) => {
+                let value = self.leaf_values[&id];
+                let text = unsafe { melior::ir::Value::from_raw(value) }.to_string();
+                // "%x = …" or "<block argument> of type 'index' at index: 0": keep the SSA name if present.
+                let name = text.split_whitespace().next().unwrap_or("?").to_string();
+                if name.starts_with('%') {
+                    name
+                } else {
+                    format!("v{id}")
+                }
+            }
+            Atom::Div(x, y) => format!("({} div {})", self.describe(x), self.describe(y)),
+            Atom::Rem(x, y) => format!("({} mod {})", self.describe(x), self.describe(y)),
+        }
+    }
+}
+
+/// Ops the simplifier reads as arithmetic (everything else is an opaque value).
+pub fn is_expression_op(op: MlirOperation) -> bool {
+    matches!(
+        ir::op_name(op),
+        "arith.addi"
+            | "arith.subi"
+            | "arith.muli"
+            | "arith.divui"
+            | "arith.remui"
+            | "arith.shli"
+            | "arith.shrui"
+            | "arith.andi"
+            | "arith.constant"
+            | "affine.linearize_index"
+            | "affine.delinearize_index"
+    )
+}
+
+/// `affine.linearize_index [indices] by (basis) [disjoint]`.
+pub struct Linearize {
+    pub indices: Vec<MlirValue>,
+    /// The sizes; as many as indices (with the outer size) or one fewer.
+    pub basis: Vec<Bound>,
+    pub disjoint: bool,
+}
+
+/// MLIR's `ShapedType::kDynamic`.
+const DYNAMIC: i64 = i64::MIN;
+
+fn mixed_basis(op: MlirOperation, dynamic: &[MlirValue]) -> Option<Vec<Bound>> {
+    let statics = ir::dense_array(op, "static_basis")?;
+    let mut dynamic = dynamic.iter();
+    statics
+        .iter()
+        .map(|size| if *size == DYNAMIC { dynamic.next().map(|v| Bound::Value(*v)) } else { Some(Bound::Const(*size as u64)) })
+        .collect()
+}
+
+impl Linearize {
+    pub fn read(op: MlirOperation) -> Option<Linearize> {
+        let segments = ir::dense_array(op, "operandSegmentSizes")?;
+        let [index_count, dynamic_count] = segments.as_slice() else { return None };
+        let operands = ir::operands(op);
+        let (index_count, dynamic_count) = (*index_count as usize, *dynamic_count as usize);
+        if operands.len() != index_count + dynamic_count || index_count == 0 {
+            return None;
+        }
+        let basis = mixed_basis(op, &operands[index_count..])?;
+        if basis.len() != index_count && basis.len() + 1 != index_count {
+            return None;
+        }
+        let disjoint = ir::attribute(op, "disjoint").is_some();
+        Some(Linearize { indices: operands[..index_count].to_vec(), basis, disjoint })
+    }
+
+    /// The sizes of indices 1.. (the basis without the outer size).
+    pub fn inner_sizes(&self) -> Vec<Bound> {
+        let skip = self.basis.len() + 1 - self.indices.len();
+        self.basis[skip..].to_vec()
+    }
+}
+
+/// `affine.delinearize_index %x into (basis)`.
+pub struct Delinearize {
+    pub input: MlirValue,
+    pub basis: Vec<Bound>,
+}
+
+impl Delinearize {
+    pub fn read(op: MlirOperation) -> Option<Delinearize> {
+        let operands = ir::operands(op);
+        let input = *operands.first()?;
+        let basis = mixed_basis(op, &operands[1..])?;
+        let results = ir::result_count(op);
+        if results == 0 || (basis.len() != results && basis.len() + 1 != results) {
+            return None;
+        }
+        Some(Delinearize { input, basis })
+    }
+}
+
+/// Sanity: `remove_sub_multiset` is used by the emitter too.
+pub fn contains_monomial(monomial: &[AtomId], part: &[AtomId]) -> bool {
+    remove_sub_multiset(monomial, part).is_some()
+}
+
+fn gcd(a: i128, b: i128) -> i128 {
+    if b == 0 {
+        a.abs()
+    } else {
+        gcd(b, a % b)
+    }
+}

@@ -1,0 +1,253 @@
+//! The solver fallback of the side-condition prover: polynomials become 64-bit bit-vector terms of
+//! `lego-smt` (wrap-around and unsigned division exact), range and relational facts become assumptions,
+//! and Z3 decides what interval arithmetic could not.
+//!
+//! "`p` does not wrap" is asked as: evaluate the positive and the negative part of `p` with `nuw`
+//! additions and multiplications, and subtract them with a `nuw` subtraction; `lego-smt` proves every
+//! operation defined, i.e. no intermediate overflows, so the mathematical value is the wrapped one.
+
+use super::{
+    poly::{signed, AtomId, Poly},
+    ranges::Rel,
+    rules::{Atom, Engine},
+};
+use lego_smt::{BinOp, Flags, Outcome, Query, Term};
+use std::collections::{HashMap, HashSet};
+
+/// Leaves whose facts a query may carry (the query stays small).
+const MAX_LEAVES: usize = 48;
+
+#[derive(Clone, Debug)]
+pub struct SmtProver {
+    pub enabled: bool,
+    pub timeout_ms: u64,
+    /// Solver calls left in this run (bounds compile time on large functions).
+    pub budget: usize,
+    pub calls: usize,
+    /// Conditions refuted by evaluation at sample points (no solver call needed).
+    pub sampled_out: usize,
+    /// Answers by condition text (leaf identities and the facts in scope included), shared by every engine of a
+    /// run (the simplifier erases nothing before the run ends, so the addresses in the keys stay unique).
+    pub cache: HashMap<String, bool>,
+}
+
+impl Default for SmtProver {
+    fn default() -> Self {
+        // LEGO_SIMPLIFY_SMT_BUDGET=0 turns the solver fallback off (interval and structural proofs only).
+        let budget = std::env::var("LEGO_SIMPLIFY_SMT_BUDGET").ok().and_then(|text| text.parse().ok()).unwrap_or(100);
+        SmtProver { enabled: true, timeout_ms: 300, budget, calls: 0, sampled_out: 0, cache: HashMap::new() }
+    }
+}
+
+struct Encoder {
+    atoms: HashMap<AtomId, Term>,
+    leaves: Vec<AtomId>,
+}
+
+impl Encoder {
+    fn new() -> Encoder {
+        Encoder { atoms: HashMap::new(), leaves: Vec::new() }
+    }
+
+    fn atom(&mut self, engine: &Engine, id: AtomId) -> Term {
+        if let Some(term) = self.atoms.get(&id) {
+            return term.clone();
+        }
+        let term = match engine.atom(id).clone() {
+            Atom::Leaf(_) => {
+                self.leaves.push(id);
+                Term::index_var(format!("v{id}"))
+            }
+            Atom::Div(x, y) => self.poly(engine, &x).udiv(&self.poly(engine, &y)),
+            Atom::Rem(x, y) => self.poly(engine, &x).urem(&self.poly(engine, &y)),
+        };
+        self.atoms.insert(id, term.clone());
+        term
+    }
+
+    /// The wrapped value of `poly`.
+    fn poly(&mut self, engine: &Engine, poly: &Poly) -> Term {
+        let mut sum: Option<Term> = None;
+        for (monomial, coefficient) in poly.terms() {
+            let mut term = Term::index(coefficient);
+            for atom in monomial {
+                term = term.mul(&self.atom(engine, *atom));
+            }
+            sum = Some(match sum {
+                None => term,
+                Some(sum) => sum.add(&term),
+            });
+        }
+        sum.unwrap_or_else(|| Term::index(0))
+    }
+
+    /// `poly` evaluated with `nuw` operations (defined iff nothing wraps).
+    fn checked(&mut self, engine: &Engine, poly: &Poly) -> Term {
+        let nuw = Flags { nuw: true, nsw: false };
+        let mut positive: Option<Term> = None;
+        let mut negative: Option<Term> = None;
+        for (monomial, coefficient) in poly.terms() {
+            let c = signed(coefficient);
+            let magnitude = c.unsigned_abs() as u64;
+            let mut term = Term::index(magnitude);
+            for atom in monomial {
+                term = Term::bin_flags(BinOp::Mul, nuw, &term, &self.atom(engine, *atom));
+            }
+            let slot = if c >= 0 { &mut positive } else { &mut negative };
+            *slot = Some(match slot.take() {
+                None => term,
+                Some(sum) => Term::bin_flags(BinOp::Add, nuw, &sum, &term),
+            });
+        }
+        let positive = positive.unwrap_or_else(|| Term::index(0));
+        match negative {
+            None => positive,
+            Some(negative) => Term::bin_flags(BinOp::Sub, nuw, &positive, &negative),
+        }
+    }
+
+    /// Facts about every leaf reached so far (and the leaves their facts bring in, up to a limit).
+    fn facts(&mut self, engine: &mut Engine) -> Vec<Term> {
+        let mut facts = Vec::new();
+        let mut done = HashSet::new();
+        let mut next = 0;
+        // The goal's own leaves get interval and relational facts; leaves that only relations bring in get
+        // their intervals (keeps queries small: Z3 bit-blasts every product).
+        let direct = self.leaves.len();
+        while next < self.leaves.len() && done.len() < MAX_LEAVES {
+            let id = self.leaves[next];
+            let is_direct = next < direct;
+            next += 1;
+            if !done.insert(id) {
+                continue;
+            }
+            let (bounds, relations) = engine.leaf_facts(id);
+            let relations = if is_direct { relations } else { Vec::new() };
+            let var = self.atom(engine, id);
+            if bounds.lo > 0 {
+                facts.push(var.uge(&Term::index(bounds.lo as u64)));
+            }
+            if bounds.hi < (1i128 << 64) - 1 {
+                facts.push(var.ule(&Term::index(bounds.hi.max(0) as u64)));
+            }
+            for (rel, other) in relations {
+                let other = self.poly(engine, &other);
+                facts.push(match rel {
+                    Rel::Lt => var.ult(&other),
+                    Rel::Le => var.ule(&other),
+                    Rel::Gt => var.ugt(&other),
+                    Rel::Ge => var.uge(&other),
+                    Rel::Eq => var.eq(&other),
+                });
+            }
+        }
+        facts
+    }
+}
+
+impl SmtProver {
+    fn run(&mut self, goal: &Term, facts: &[Term]) -> bool {
+        if !self.enabled || self.budget == 0 {
+            return false;
+        }
+        self.budget -= 1;
+        self.calls += 1;
+        let started = std::time::Instant::now();
+        let outcome = lego_smt::prove(&Query { goal, facts, observe: &[], timeout_ms: self.timeout_ms });
+        tracing::debug!(target: "lego", "solver call took {:?} ({} facts)", started.elapsed(), facts.len());
+        match outcome {
+            Outcome::Proved => true,
+            Outcome::Refuted(counterexample) => {
+                tracing::debug!(target: "lego", "side condition refuted: {:?}", counterexample.assignment);
+                false
+            }
+            Outcome::Unknown(why) => {
+                tracing::debug!(target: "lego", "side condition unknown: {why}");
+                false
+            }
+        }
+    }
+
+    /// Looks `key` up, else decides by sampling (cheap refutation) and then the solver.
+    fn decide(
+        &mut self,
+        engine: &mut Engine,
+        key: String,
+        directions: &[(Poly, bool)],
+        refuted: impl Fn(&Engine, &HashMap<AtomId, u64>) -> bool,
+        solve: impl FnOnce(&mut Self, &mut Engine) -> bool,
+    ) -> bool {
+        if !self.enabled {
+            return false;
+        }
+        if let Some(known) = self.cache.get(&key) {
+            return *known;
+        }
+        let proved = if engine.refuted_by_samples(directions, &refuted) {
+            self.sampled_out += 1;
+            false
+        } else {
+            solve(self, engine)
+        };
+        self.cache.insert(key, proved);
+        proved
+    }
+
+    pub fn fits(&mut self, engine: &mut Engine, p: &Poly) -> bool {
+        let key = format!("fits {}", engine.canonical(p));
+        self.decide(
+            engine,
+            key,
+            &[(p.clone(), true), (p.clone(), false)],
+            |engine, sample| engine.evaluate(p, sample).is_some_and(|v| !(0..1i128 << 64).contains(&v)),
+            |this, engine| this.solve_fits(engine, p),
+        )
+    }
+
+    pub fn nonzero(&mut self, engine: &mut Engine, p: &Poly) -> bool {
+        let key = format!("nonzero {}", engine.canonical(p));
+        self.decide(
+            engine,
+            key,
+            &[(p.clone(), false)],
+            |engine, sample| engine.evaluate(p, sample) == Some(0),
+            |this, engine| this.solve_nonzero(engine, p),
+        )
+    }
+
+    pub fn lt(&mut self, engine: &mut Engine, p: &Poly, q: &Poly) -> bool {
+        let key = format!("lt {} {}", engine.canonical(p), engine.canonical(q));
+        self.decide(
+            engine,
+            key,
+            &[(p.sub(q), true)],
+            |engine, sample| match (engine.evaluate(p, sample), engine.evaluate(q, sample)) {
+                (Some(a), Some(b)) => a >= b,
+                _ => false,
+            },
+            |this, engine| this.solve_lt(engine, p, q),
+        )
+    }
+
+    fn solve_fits(&mut self, engine: &mut Engine, p: &Poly) -> bool {
+        let mut encoder = Encoder::new();
+        let value = encoder.checked(engine, p);
+        let goal = value.ule(&Term::index(u64::MAX));
+        let facts = encoder.facts(engine);
+        self.run(&goal, &facts)
+    }
+
+    fn solve_nonzero(&mut self, engine: &mut Engine, p: &Poly) -> bool {
+        let mut encoder = Encoder::new();
+        let goal = encoder.poly(engine, p).ne(&Term::index(0));
+        let facts = encoder.facts(engine);
+        self.run(&goal, &facts)
+    }
+
+    fn solve_lt(&mut self, engine: &mut Engine, p: &Poly, q: &Poly) -> bool {
+        let mut encoder = Encoder::new();
+        let goal = encoder.poly(engine, p).ult(&encoder.poly(engine, q));
+        let facts = encoder.facts(engine);
+        self.run(&goal, &facts)
+    }
+}

@@ -1,0 +1,183 @@
+//! Tests of the simplifier: the differential test of `lego-lower` with range facts (the simplifier only
+//! rewrites what facts allow, so the inputs carry the facts a lowering may state: in-range indices), unit
+//! tests of single rules through the pass on small functions.
+
+use crate::{build_pass_manager, pipeline_text, Registry};
+use lego_algebra::{
+    mlir::emit_module,
+    random::{random_flat, random_index, random_layout, RandomConfig, SplitMix64},
+    Layout, NO_ELEMENT,
+};
+use melior::{
+    ir::{attribute::Attribute, block::BlockLike, operation::OperationLike, operation::OperationMutLike, Module},
+    pass::PassManager,
+    Context, ExecutionEngine,
+};
+
+const LOWER: &str = "lego-normalization, lego-to-arith, canonicalize, cse, lego-arith-simplification, \
+                     lego-strength-reduction, canonicalize, cse";
+const TO_LLVM: &str = "lego-materialize-assume-bounds{cleanup=true}, canonicalize, affine-expand-index-ops, lower-affine, convert-scf-to-cf, \
+                       convert-to-llvm, reconcile-unrealized-casts";
+const BATCH: usize = 25;
+
+fn emit_c_interfaces(context: &Context, module: &Module) {
+    let unit = Attribute::parse(context, "unit").expect("the unit attribute parses");
+    let mut op = module.body().first_operation_mut();
+    while let Some(mut current) = op {
+        current.set_discardable_attribute("llvm.emit_c_interface", unit);
+        op = current.next_in_block_mut();
+    }
+}
+
+fn run_pipeline<'c>(context: &'c Context, text: &str, pipeline: &str) -> Result<Module<'c>, String> {
+    let mut module = lego_dialect::source::parse(context, "simplify-test.mlir", text).map_err(|e| {
+        let _ = std::fs::write(std::env::temp_dir().join("lego-simplify-failure.mlir"), text);
+        format!("{e}\n{text}")
+    })?;
+    emit_c_interfaces(context, &module);
+    let elements = pipeline_text::parse_element_list(pipeline).map_err(|e| e.to_string())?;
+    let manager = PassManager::new(context);
+    build_pass_manager(&Registry::default(), manager.as_operation_pass_manager(), &elements, false).map_err(|e| e.to_string())?;
+    manager.run(&mut module).map_err(|_| format!("pipeline failed for:\n{text}"))?;
+    Ok(module)
+}
+
+fn call(engine: &ExecutionEngine, name: &str, arguments: &[u64], results: usize) -> Vec<u64> {
+    let mut arguments = arguments.to_vec();
+    if results == 1 {
+        let mut result = 0u64;
+        let mut pointers: Vec<*mut ()> = arguments.iter_mut().map(|v| v as *mut u64 as *mut ()).collect();
+        pointers.push(&mut result as *mut u64 as *mut ());
+        // SAFETY: `index` arguments and one `index` result.
+        unsafe { engine.invoke_packed(name, &mut pointers) }.expect("the function exists");
+        return vec![result];
+    }
+    let mut out = vec![0u64; results];
+    let mut out_pointer = out.as_mut_ptr();
+    let mut pointers: Vec<*mut ()> = vec![&mut out_pointer as *mut *mut u64 as *mut ()];
+    pointers.extend(arguments.iter_mut().map(|v| v as *mut u64 as *mut ()));
+    // SAFETY: a struct of `results` index fields returned through the first pointer.
+    unsafe { engine.invoke_packed(name, &mut pointers) }.expect("the function exists");
+    out
+}
+
+/// Adds `lego.assume_bounds` for each function's inputs right after its header: indices below their dims,
+/// the flat index below the codomain size, symbolic sizes between 1 and a bound (exactly their value when
+/// `exact`, a loose range otherwise).
+fn with_facts(module: &str, layout: &Layout, symbolic: &[u64], exact: bool) -> String {
+    let mut out = String::new();
+    let mut constant = 0usize;
+    let mut fact = |out: &mut String, value: &str, lo: u64, hi: u64| {
+        let (a, b) = (constant, constant + 1);
+        constant += 2;
+        out.push_str(&format!(
+            "    %fact{a} = arith.constant {lo} : index\n    %fact{b} = arith.constant {hi} : index\n    \
+             lego.assume_bounds {value} lb : %fact{a} ub : %fact{b}\n"
+        ));
+    };
+    for line in module.lines() {
+        out.push_str(line);
+        out.push('\n');
+        let trimmed = line.trim_start();
+        if !trimmed.starts_with("func.func @") {
+            continue;
+        }
+        if trimmed.starts_with("func.func @apply_inverse_") {
+            fact(&mut out, "%x", 0, layout.codomain_size());
+        } else {
+            for (k, dim) in layout.dims().iter().enumerate() {
+                fact(&mut out, &format!("%i{k}"), 0, *dim);
+            }
+        }
+        for (k, size) in symbolic.iter().enumerate() {
+            if exact {
+                fact(&mut out, &format!("%s{k}"), *size, size + 1);
+            } else {
+                fact(&mut out, &format!("%s{k}"), 1, 1 << 16);
+            }
+        }
+    }
+    out
+}
+
+fn differential(wanted: usize, seed: u64) -> usize {
+    let context = lego_dialect::create_context().expect("the lego dialect registers");
+    melior::utility::register_all_llvm_translations(&context);
+    // expand_by is left out: its rank in the dialect verifier (len(dims)) and in lego-algebra (rank of the inner
+    // layout) disagree at the time of writing; the lead's differential test covers it.
+    let config = RandomConfig { symbolic_percent: 30, allow_expand_by: false, ..RandomConfig::default() };
+    let mut rng = SplitMix64::new(seed);
+    let mut checked = 0;
+    let mut batch = 0;
+    while checked < wanted {
+        let layouts: Vec<Layout> = (0..BATCH).map(|_| random_layout(&mut rng, &config)).collect();
+        let mut text = String::from("module {\n");
+        for (position, layout) in layouts.iter().enumerate() {
+            let module = emit_module(layout, &format!("b{batch}_{position}")).expect("random layouts emit");
+            let body = module.trim_end().strip_prefix("module {\n").and_then(|t| t.strip_suffix('}')).unwrap_or(&module);
+            text.push_str(&with_facts(body, layout, &layout.symbolic_sizes(), position % 2 == 0));
+        }
+        text.push_str("}\n");
+        let module = run_pipeline(&context, &text, &format!("{LOWER}, {TO_LLVM}")).unwrap_or_else(|e| panic!("{e}"));
+        let engine = ExecutionEngine::new(&module, 0, &[], false, false);
+        for (position, layout) in layouts.iter().enumerate() {
+            let symbolic = layout.symbolic_sizes();
+            let apply = format!("apply_b{batch}_{position}");
+            for _ in 0..24 {
+                let index = random_index(layout, &mut rng);
+                let expected = layout.apply(&index).expect("in range");
+                let expected = if expected == NO_ELEMENT { u64::MAX } else { expected };
+                let arguments: Vec<u64> = index.iter().chain(&symbolic).copied().collect();
+                let got = call(&engine, &apply, &arguments, 1)[0];
+                assert_eq!(got, expected, "apply{index:?} of {layout} (symbolic {symbolic:?}) in batch {batch}:\n{text}");
+                checked += 1;
+            }
+            if layout.is_invertible() {
+                let inverse = format!("apply_inverse_b{batch}_{position}");
+                for _ in 0..24 {
+                    let flat = random_flat(layout, &mut rng);
+                    let expected = layout.apply_inverse(flat).expect("in range");
+                    let arguments: Vec<u64> = std::iter::once(flat).chain(symbolic.iter().copied()).collect();
+                    let got = call(&engine, &inverse, &arguments, layout.rank());
+                    assert_eq!(got, expected, "apply_inverse({flat}) of {layout} (symbolic {symbolic:?})");
+                    checked += 1;
+                }
+            }
+        }
+        batch += 1;
+    }
+    checked
+}
+
+#[test]
+fn lego_lower_with_facts_matches_the_reference_algebra() {
+    let wanted = std::env::var("LEGO_SIMPLIFY_CASES").ok().and_then(|t| t.parse().ok()).unwrap_or(4_000);
+    let seed = std::env::var("LEGO_DIFF_SEED").ok().and_then(|t| t.parse().ok()).unwrap_or(0x51_6d_70);
+    let started = std::time::Instant::now();
+    let checked = differential(wanted, seed);
+    eprintln!("lego-lower with facts: {checked} cases agree with lego-algebra in {:.1?}", started.elapsed());
+}
+
+/// Lowers `text` with `pipeline` and returns the printed module.
+fn lowered(text: &str, pipeline: &str) -> String {
+    let context = lego_dialect::create_context().expect("the lego dialect registers");
+    let module = run_pipeline(&context, text, pipeline).unwrap_or_else(|e| panic!("{e}"));
+    module.as_operation().to_string()
+}
+
+#[test]
+fn tiled_matmul_lowers_to_shifts_and_adds() {
+    let text = "func.func @a(%ti: index, %tk: index, %i: index, %k: index) -> index {
+      %r = lego.row [1024, 512] : !lego.layout
+      %o = lego.order_by(%r) : !lego.layout
+      %l = lego.tile_by %o tile_dims [[64, 16], [16, 32]] : !lego.layout
+      %f = lego.apply %l(%ti, %tk, %i, %k) : !lego.layout
+      return %f : index
+    }";
+    let out = lowered(text, "lego-lower");
+    for forbidden in ["divui", "remui", "muli", "affine."] {
+        assert!(!out.contains(forbidden), "{forbidden} left in:\n{out}");
+    }
+    assert_eq!(out.matches("arith.shli").count(), 3, "{out}");
+    assert_eq!(out.matches("arith.addi").count(), 3, "{out}");
+}

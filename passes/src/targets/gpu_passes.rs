@@ -1,0 +1,449 @@
+//! Small internal passes the target pipelines need around upstream MLIR:
+//!
+//! - `lego-require-gpu-code`: first element of every GPU pipeline. A module without GPU code would otherwise
+//!   run through the whole pipeline and come out unchanged (or fail deep inside a conversion), which hides
+//!   the user's real mistake (wrong pipeline, or a `func.func` that was meant to contain a `gpu.launch`).
+//!   `lego-reject-gpu-code` is the converse for `lego-to-llvm`, where GPU code would otherwise fail with an
+//!   obscure memory-space conversion error.
+//! - `lego-spirv-entry-point-abi`: `convert-gpu-to-spirv` only converts kernels that carry a
+//!   `spirv.entry_point_abi` (the workgroup size becomes the SPIR-V `LocalSize` execution mode); upstream has
+//!   no non-test pass deriving it. `gpu-kernel-outlining` records the launch's constant block size as the
+//!   kernel's `known_block_size`, so we copy it over.
+//! - `lego-spirv-nest-modules`: for shader (Vulkan) targets `convert-gpu-to-spirv` puts the `spirv.module`
+//!   next to its `gpu.module`, but `gpu-module-to-binary` serializes the `spirv.module` found *inside* the
+//!   `gpu.module` (which is where the pass puts it for OpenCL kernels). We move it inside.
+//! - `lego-numeric-gpu-address-spaces`: the SPIR-V conversions (`convert-gpu-to-spirv`, and the memref
+//!   lowering after `convert-gpu-to-llvm-spv`) map only numeric memref memory spaces; shared memory written as
+//!   `#gpu.address_space<workgroup>` (what `gpu.launch ... workgroup(...)` users write, and what NVVM/ROCDL
+//!   accept) becomes the numeric `3` (and `private` becomes `5`), the GPU dialect's own numbering.
+//! - `lego-workgroup-attributions-to-alloc`: `convert-gpu-to-spirv` cannot lower a kernel's workgroup
+//!   attributions, but lowers a workgroup-space `memref.alloc` to a `Workgroup` global variable; each
+//!   attribution becomes such an alloc at the top of the kernel.
+
+use crate::external::{into_mlir_pass, LegoPass, PassFailure, PassId};
+use crate::registry::{Entry, OptionSpec, Options, PassInfo, RegistryError};
+use lego_dialect::{ops::walk_ops, verify::emit_error};
+use melior::{
+    ir::{
+        attribute::AttributeLike, block::BlockLike, operation::OperationLike, r#type::TypeLike, Attribute, OperationRef,
+        RegionLike,
+    },
+    StringRef,
+};
+
+/// Registry entries of the passes of this file.
+pub fn passes() -> Vec<PassInfo> {
+    vec![
+        PassInfo {
+            name: "lego-require-gpu-code",
+            description: "Fail with a clear error when the module has no gpu.launch, gpu.launch_func or gpu.module \
+                          (first element of the GPU target pipelines)",
+            options: &[OptionSpec {
+                name: "pipeline",
+                default: "",
+                description: "name of the pipeline this check belongs to, for the message",
+            }],
+            entry: Entry::Pass(|options: &Options| {
+                static ID: PassId = PassId::new();
+                let pipeline = options.string("pipeline").to_string();
+                Ok(into_mlir_pass(GpuCodeCheck { pipeline, require: true }, &ID))
+            }),
+        },
+        PassInfo {
+            name: "lego-reject-gpu-code",
+            description: "Fail with a clear error when the module has GPU code (first element of lego-to-llvm, which lowers \
+                          CPU code only)",
+            options: &[OptionSpec {
+                name: "pipeline",
+                default: "",
+                description: "name of the pipeline this check belongs to, for the message",
+            }],
+            entry: Entry::Pass(|options: &Options| {
+                static ID: PassId = PassId::new();
+                let pipeline = options.string("pipeline").to_string();
+                Ok(into_mlir_pass(GpuCodeCheck { pipeline, require: false }, &ID))
+            }),
+        },
+        PassInfo {
+            name: "lego-spirv-entry-point-abi",
+            description: "Give each GPU kernel a spirv.entry_point_abi whose workgroup size is its known (constant) block size",
+            options: &[],
+            entry: Entry::Pass(|_: &Options| -> Result<melior::pass::Pass, RegistryError> {
+                static ID: PassId = PassId::new();
+                Ok(into_mlir_pass(SpirvEntryPointAbi, &ID))
+            }),
+        },
+        PassInfo {
+            name: "lego-numeric-gpu-address-spaces",
+            description: "Rewrite #gpu.address_space<workgroup>/<private> memref memory spaces as 3/5 (for the SPIR-V conversions)",
+            options: &[],
+            entry: Entry::Pass(|_: &Options| -> Result<melior::pass::Pass, RegistryError> {
+                static ID: PassId = PassId::new();
+                Ok(into_mlir_pass(NumericGpuAddressSpaces, &ID))
+            }),
+        },
+        PassInfo {
+            name: "lego-workgroup-attributions-to-alloc",
+            description: "Turn each GPU kernel's workgroup attributions into workgroup-space memref.alloc ops (for convert-gpu-to-spirv)",
+            options: &[],
+            entry: Entry::Pass(|_: &Options| -> Result<melior::pass::Pass, RegistryError> {
+                static ID: PassId = PassId::new();
+                Ok(into_mlir_pass(WorkgroupAttributionsToAlloc, &ID))
+            }),
+        },
+        PassInfo {
+            name: "lego-spirv-nest-modules",
+            description: "Move each spirv.module made by convert-gpu-to-spirv into its gpu.module, where gpu-module-to-binary looks for it",
+            options: &[],
+            entry: Entry::Pass(|_: &Options| -> Result<melior::pass::Pass, RegistryError> {
+                static ID: PassId = PassId::new();
+                Ok(into_mlir_pass(SpirvNestModules, &ID))
+            }),
+        },
+    ]
+}
+
+fn op_name(op: OperationRef) -> String {
+    op.name().as_string_ref().as_str().unwrap_or_default().to_string()
+}
+
+/// The value of a string attribute (`sym_name`), if `op` has one.
+fn string_attribute(op: OperationRef, name: &str) -> Option<String> {
+    let attribute = op.attribute(name).ok()?;
+    if !attribute.is_string() {
+        return None;
+    }
+    let value = unsafe { StringRef::from_raw(mlir_sys::mlirStringAttrGetValue(attribute.to_raw())) };
+    value.as_str().ok().map(str::to_string)
+}
+
+/// The ops directly in the first block of `op`'s first region (a module's top level).
+fn top_level_ops<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut out = Vec::new();
+    let Ok(region) = op.region(0) else { return out };
+    let Some(block) = region.first_block() else { return out };
+    let mut current = block.first_operation();
+    while let Some(nested) = current {
+        out.push(nested);
+        current = nested.next_in_block();
+    }
+    out
+}
+
+/// `lego-require-gpu-code` (`require`) and `lego-reject-gpu-code` (`!require`).
+#[derive(Clone)]
+struct GpuCodeCheck {
+    pipeline: String,
+    require: bool,
+}
+
+impl LegoPass for GpuCodeCheck {
+    fn name(&self) -> &'static str {
+        if self.require { "lego-require-gpu-code" } else { "lego-reject-gpu-code" }
+    }
+
+    fn description(&self) -> &'static str {
+        if self.require { "Fail when the module has no GPU code" } else { "Fail when the module has GPU code" }
+    }
+
+    fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailure> {
+        let mut first_gpu_op = None;
+        walk_ops(root, &mut |op| {
+            if first_gpu_op.is_none() && matches!(op_name(op).as_str(), "gpu.launch" | "gpu.launch_func" | "gpu.module") {
+                first_gpu_op = Some(op);
+            }
+        });
+        tracing::debug!(target: "lego", "{}: GPU code found: {}", self.name(), first_gpu_op.is_some());
+        let pipeline = if self.pipeline.is_empty() { "this pipeline".to_string() } else { format!("'{}'", self.pipeline) };
+        let (location, message) = match (self.require, first_gpu_op) {
+            (true, None) => (
+                root.location(),
+                format!(
+                    "{pipeline} compiles GPU kernels, but the module has no GPU code (no gpu.launch, \
+                     gpu.launch_func or gpu.module): put the kernel body in a gpu.launch, or use 'lego-to-llvm' \
+                     for CPU code"
+                ),
+            ),
+            (false, Some(op)) => (
+                op.location(),
+                format!(
+                    "{pipeline} lowers CPU code, but the module has GPU code ('{}'): use a GPU pipeline \
+                     ('lego-to-nvvm', 'lego-to-rocdl', 'lego-to-spirv', 'lego-to-xevm' or 'lego-to-llvmspirv')",
+                    op_name(op)
+                ),
+            ),
+            _ => return Ok(()),
+        };
+        emit_error(location, &message);
+        Err(PassFailure(message))
+    }
+}
+
+#[derive(Clone)]
+struct SpirvEntryPointAbi;
+
+impl LegoPass for SpirvEntryPointAbi {
+    fn name(&self) -> &'static str {
+        "lego-spirv-entry-point-abi"
+    }
+
+    fn description(&self) -> &'static str {
+        "Derive spirv.entry_point_abi from known_block_size"
+    }
+
+    fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailure> {
+        let mut kernels = Vec::new();
+        walk_ops(root, &mut |op| {
+            if op_name(op) == "gpu.func" && op.has_attribute("gpu.kernel") && !op.has_attribute("spirv.entry_point_abi") {
+                kernels.push(op);
+            }
+        });
+        let context = root.context();
+        let mut failure = None;
+        for kernel in kernels {
+            let name = string_attribute(kernel, "sym_name").unwrap_or_else(|| "<unnamed>".into());
+            let Some(size) = known_block_size(kernel) else {
+                let message = format!(
+                    "SPIR-V needs a fixed workgroup size, but kernel '{name}' has no known block size: launch it \
+                     with constant thread counts (gpu.launch ... threads(...) in (%x = <constant>, ...)) or give \
+                     the gpu.func a spirv.entry_point_abi attribute"
+                );
+                emit_error(kernel.location(), &message);
+                failure = Some(message);
+                continue;
+            };
+            let text = format!("#spirv.entry_point_abi<workgroup_size = [{}, {}, {}]>", size[0], size[1], size[2]);
+            let Some(attribute) = Attribute::parse(unsafe { context.to_ref() }, &text) else {
+                let message = format!("internal error: could not build '{text}'");
+                emit_error(kernel.location(), &message);
+                return Err(PassFailure(message));
+            };
+            tracing::debug!(target: "lego", "kernel {name}: {text}");
+            let name = StringRef::new("spirv.entry_point_abi");
+            unsafe { mlir_sys::mlirOperationSetDiscardableAttributeByName(kernel.to_raw(), name.to_raw(), attribute.to_raw()) };
+        }
+        failure.map_or(Ok(()), |message| Err(PassFailure(message)))
+    }
+}
+
+/// `known_block_size = array<i32: x, y, z>` of an outlined kernel (set from a launch with constant sizes).
+fn known_block_size(kernel: OperationRef) -> Option<[i32; 3]> {
+    let attribute = kernel.attribute("known_block_size").ok()?;
+    let raw = attribute.to_raw();
+    if !unsafe { mlir_sys::mlirAttributeIsADenseI32Array(raw) } || unsafe { mlir_sys::mlirDenseArrayGetNumElements(raw) } != 3 {
+        return None;
+    }
+    let element = |index| unsafe { mlir_sys::mlirDenseI32ArrayGetElement(raw, index) };
+    let size = [element(0), element(1), element(2)];
+    size.iter().all(|extent| *extent > 0).then_some(size)
+}
+
+#[derive(Clone)]
+struct SpirvNestModules;
+
+/// Prefix `convert-gpu-to-spirv` gives the `spirv.module` converted from `gpu.module @name`.
+const SPIRV_MODULE_PREFIX: &str = "__spv__";
+
+impl LegoPass for SpirvNestModules {
+    fn name(&self) -> &'static str {
+        "lego-spirv-nest-modules"
+    }
+
+    fn description(&self) -> &'static str {
+        "Move spirv.module ops into their gpu.module"
+    }
+
+    fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailure> {
+        let top = top_level_ops(root);
+        let gpu_modules: Vec<(String, OperationRef)> = top
+            .iter()
+            .filter(|op| op_name(**op) == "gpu.module")
+            .filter_map(|op| Some((string_attribute(*op, "sym_name")?, *op)))
+            .collect();
+        for spirv_module in top.iter().filter(|op| op_name(**op) == "spirv.module") {
+            let Some(name) = string_attribute(*spirv_module, "sym_name") else { continue };
+            let Some(gpu_name) = name.strip_prefix(SPIRV_MODULE_PREFIX) else { continue };
+            let Some((_, gpu_module)) = gpu_modules.iter().find(|(candidate, _)| candidate == gpu_name) else {
+                continue;
+            };
+            let Some(body) = gpu_module.region(0).ok().and_then(|region| region.first_block()) else {
+                let message = format!("gpu.module @{gpu_name} has no body to receive its SPIR-V module");
+                emit_error(gpu_module.location(), &message);
+                return Err(PassFailure(message));
+            };
+            tracing::debug!(target: "lego", "moving spirv.module @{name} into gpu.module @{gpu_name}");
+            // The spirv.module becomes the first op of the gpu.module's body (a gpu.module may or may not
+            // end in a terminator; the start is always valid).
+            unsafe {
+                mlir_sys::mlirOperationRemoveFromParent(spirv_module.to_raw());
+                mlir_sys::mlirBlockInsertOwnedOperation(body.to_raw(), 0, spirv_module.to_raw());
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `#gpu.address_space<...>` spellings and the numeric memory spaces the GPU dialect gives them (global is
+/// left alone: numeric 1 would mean `Generic` to the Vulkan storage-class mapping).
+const NUMERIC_ADDRESS_SPACES: &[(&str, &str)] = &[("#gpu.address_space<workgroup>", "3"), ("#gpu.address_space<private>", "5")];
+
+fn renumber(text: &str) -> Option<String> {
+    if !text.contains("#gpu.address_space<") {
+        return None;
+    }
+    let mut out = text.to_string();
+    for (spelling, number) in NUMERIC_ADDRESS_SPACES {
+        out = out.replace(spelling, number);
+    }
+    (out != text).then_some(out)
+}
+
+#[derive(Clone)]
+struct NumericGpuAddressSpaces;
+
+impl LegoPass for NumericGpuAddressSpaces {
+    fn name(&self) -> &'static str {
+        "lego-numeric-gpu-address-spaces"
+    }
+
+    fn description(&self) -> &'static str {
+        "Rewrite #gpu.address_space memory spaces as numbers"
+    }
+
+    fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailure> {
+        let context = root.context();
+        let context = unsafe { context.to_ref() };
+        // Types are rewritten through their text: the memory space can sit anywhere inside a type (a memref
+        // in a function type), and the text form is the one stable way to rebuild any of them.
+        let retype = |value: mlir_sys::MlirValue, location| -> Result<(), PassFailure> {
+            let r#type = unsafe { melior::ir::Type::from_raw(mlir_sys::mlirValueGetType(value)) };
+            let Some(text) = renumber(&r#type.to_string()) else { return Ok(()) };
+            let Some(new_type) = melior::ir::Type::parse(context, &text) else {
+                let message = format!("internal error: could not rebuild type '{text}'");
+                emit_error(location, &message);
+                return Err(PassFailure(message));
+            };
+            unsafe { mlir_sys::mlirValueSetType(value, new_type.to_raw()) };
+            Ok(())
+        };
+        let mut ops = Vec::new();
+        walk_ops(root, &mut |op| ops.push(op));
+        let mut changed = 0usize;
+        for op in ops {
+            let location = op.location();
+            for index in 0..op.result_count() {
+                let value = unsafe { mlir_sys::mlirOperationGetResult(op.to_raw(), index as isize) };
+                retype(value, location)?;
+            }
+            for region in op.regions() {
+                let mut block = region.first_block();
+                while let Some(current) = block {
+                    let count = unsafe { mlir_sys::mlirBlockGetNumArguments(current.to_raw()) };
+                    for index in 0..count {
+                        retype(unsafe { mlir_sys::mlirBlockGetArgument(current.to_raw(), index) }, location)?;
+                    }
+                    block = current.next_in_region();
+                }
+            }
+            // Type attributes: function types of func.func / gpu.func, memref.global types.
+            let count = unsafe { mlir_sys::mlirOperationGetNumAttributes(op.to_raw()) };
+            let mut updates = Vec::new();
+            for index in 0..count {
+                let named = unsafe { mlir_sys::mlirOperationGetAttribute(op.to_raw(), index) };
+                if !unsafe { mlir_sys::mlirAttributeIsAType(named.attribute) } {
+                    continue;
+                }
+                let value = unsafe { melior::ir::Type::from_raw(mlir_sys::mlirTypeAttrGetValue(named.attribute)) };
+                let Some(text) = renumber(&value.to_string()) else { continue };
+                let Some(new_type) = melior::ir::Type::parse(context, &text) else {
+                    let message = format!("internal error: could not rebuild type '{text}'");
+                    emit_error(location, &message);
+                    return Err(PassFailure(message));
+                };
+                let name = unsafe { mlir_sys::mlirIdentifierStr(named.name) };
+                updates.push((name, unsafe { mlir_sys::mlirTypeAttrGet(new_type.to_raw()) }));
+            }
+            for (name, attribute) in updates {
+                unsafe { mlir_sys::mlirOperationSetAttributeByName(op.to_raw(), name, attribute) };
+                changed += 1;
+            }
+        }
+        tracing::debug!(target: "lego", "lego-numeric-gpu-address-spaces: {changed} type attributes rewritten");
+        Ok(())
+    }
+}
+
+#[derive(Clone)]
+struct WorkgroupAttributionsToAlloc;
+
+impl LegoPass for WorkgroupAttributionsToAlloc {
+    fn name(&self) -> &'static str {
+        "lego-workgroup-attributions-to-alloc"
+    }
+
+    fn description(&self) -> &'static str {
+        "Workgroup attributions to memref.alloc"
+    }
+
+    fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailure> {
+        let mut kernels = Vec::new();
+        walk_ops(root, &mut |op| {
+            if op_name(op) == "gpu.func" && workgroup_attribution_count(op).is_some_and(|count| count > 0) {
+                kernels.push(op);
+            }
+        });
+        let context = root.context();
+        let context = unsafe { context.to_ref() };
+        for kernel in kernels {
+            let (Some(count), Some(inputs)) = (workgroup_attribution_count(kernel), function_input_count(kernel)) else {
+                continue;
+            };
+            let Some(entry) = kernel.region(0).ok().and_then(|region| region.first_block()) else { continue };
+            let location = kernel.location();
+            // Attributions follow the function arguments; replace them last to first so indices stay valid.
+            for index in (inputs..inputs + count).rev() {
+                let argument = unsafe { mlir_sys::mlirBlockGetArgument(entry.to_raw(), index as isize) };
+                let r#type = unsafe { melior::ir::Type::from_raw(mlir_sys::mlirValueGetType(argument)) };
+                let alloc = melior::ir::operation::OperationBuilder::new("memref.alloc", location)
+                    .add_attributes(&[(
+                        melior::ir::Identifier::new(context, "operandSegmentSizes"),
+                        melior::ir::attribute::DenseI32ArrayAttribute::new(context, &[0, 0]).into(),
+                    )])
+                    .add_results(&[r#type])
+                    .build()
+                    .map_err(|error| PassFailure(format!("could not build memref.alloc: {error}")))?;
+                let alloc = entry.insert_operation(0, alloc);
+                let value = unsafe { mlir_sys::mlirOperationGetResult(alloc.to_raw(), 0) };
+                unsafe {
+                    mlir_sys::mlirValueReplaceAllUsesOfWith(argument, value);
+                    mlir_sys::mlirBlockEraseArgument(entry.to_raw(), index as u32);
+                }
+            }
+            let zero = melior::ir::attribute::IntegerAttribute::new(melior::ir::r#type::IntegerType::new(context, 64).into(), 0);
+            let name = StringRef::new("workgroup_attributions");
+            unsafe { mlir_sys::mlirOperationSetAttributeByName(kernel.to_raw(), name.to_raw(), zero.to_raw()) };
+            tracing::debug!(target: "lego", "kernel {:?}: {count} workgroup attributions became memref.alloc", string_attribute(kernel, "sym_name"));
+        }
+        Ok(())
+    }
+}
+
+fn workgroup_attribution_count(op: OperationRef) -> Option<usize> {
+    let attribute = op.attribute("workgroup_attributions").ok()?;
+    if !unsafe { mlir_sys::mlirAttributeIsAInteger(attribute.to_raw()) } {
+        return None;
+    }
+    usize::try_from(unsafe { mlir_sys::mlirIntegerAttrGetValueInt(attribute.to_raw()) }).ok()
+}
+
+fn function_input_count(op: OperationRef) -> Option<usize> {
+    let attribute = op.attribute("function_type").ok()?;
+    if !unsafe { mlir_sys::mlirAttributeIsAType(attribute.to_raw()) } {
+        return None;
+    }
+    let r#type = unsafe { mlir_sys::mlirTypeAttrGetValue(attribute.to_raw()) };
+    if !unsafe { mlir_sys::mlirTypeIsAFunction(r#type) } {
+        return None;
+    }
+    usize::try_from(unsafe { mlir_sys::mlirFunctionTypeGetNumInputs(r#type) }).ok()
+}

@@ -1,0 +1,103 @@
+//! `lego-to-arith`: lowers `apply` / `apply_inverse` / `load` / `store` (and with them `cast_view` and every
+//! layout constructor, gen_p bodies inlined) to `arith` + `affine.linearize_index` /
+//! `affine.delinearize_index` (+ `memref`, and whatever ops gen_p bodies contain), exactly per
+//! semantics.md. Afterwards no `lego.` op remains except `check` / `assume*` / `assert*` and the layouts
+//! those asserts refer to.
+//!
+//! Steps: (1) functions taking `!lego.view` / `!lego.layout` arguments are rewritten to take the memref and
+//! the layout's SSA values ([`crate::lowering::views`]); (2) every use op is replaced by the arithmetic of
+//! its layout, inserted right before it ([`crate::lowering::emit`]), repeatedly while inlined gen_p bodies
+//! bring in new lego uses; (3) layout ops and `cast_view`s left without uses are erased.
+//!
+//! The output keeps `B` / `B⁻¹` as affine index ops so that `canonicalize` folds constants and cancels
+//! inverse pairs; `affine-expand-index-ops` (or `lower-affine`) then expands the rest into `arith`.
+//!
+//! Symbolic sizes are trusted: sizes that disagree at run time (a tile_by whose levels do not multiply to
+//! the inner dims, a memref smaller than the layout, out-of-range indices) give unspecified results, as in
+//! semantics.md, unless bounds checks are requested (`lego-generate-bounds-checks`).
+
+use crate::{
+    external::{LegoPass, PassFailure, PassId},
+    lowering::{cleanup, ir::Shared, uses::lower_use, views},
+};
+use lego_dialect::ops::{walk_ops, OpKind};
+use melior::ir::{operation::OperationLike, OperationRef};
+
+/// Rounds of lowering: each round lowers the uses present; inlined gen_p bodies may contain more.
+const MAX_ROUNDS: usize = 64;
+
+static ID: PassId = PassId::new();
+
+#[derive(Clone, Default)]
+pub struct ToArith;
+
+/// The pass, ready for a pass manager.
+pub fn create() -> melior::pass::Pass {
+    crate::external::into_mlir_pass(ToArith, &ID)
+}
+
+impl LegoPass for ToArith {
+    fn name(&self) -> &'static str {
+        "lego-to-arith"
+    }
+
+    fn description(&self) -> &'static str {
+        "Lower apply/apply_inverse/load/store/cast_view/gen_p to arith, scf, math, memref and affine"
+    }
+
+    fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
+        lower(op)
+    }
+}
+
+/// Runs the whole lowering on `root`.
+pub fn lower(root: OperationRef) -> Result<(), PassFailure> {
+    let context_ref = root.context();
+    // SAFETY: `context_ref` lives until the end of the run, longer than every use of `context`.
+    let context = unsafe { context_ref.to_ref() };
+    let Some(shared) = Shared::parse(context) else {
+        return Err(PassFailure("internal error: the affine dialect is not available".into()));
+    };
+    if !views::thread_through_calls(context, root) {
+        return Err(PassFailure("views or layouts could not be threaded through calls".into()));
+    }
+    let mut failed = false;
+    for round in 0.. {
+        let mut pending = Vec::new();
+        walk_ops(root, &mut |op| {
+            if let Some(kind @ (OpKind::Apply | OpKind::ApplyInverse | OpKind::Load | OpKind::Store)) = OpKind::of(&op)
+            {
+                pending.push((op, kind));
+            }
+        });
+        if pending.is_empty() {
+            break;
+        }
+        if round == MAX_ROUNDS {
+            for (op, kind) in pending {
+                crate::lowering::ir::Located::new(
+                    op.location(),
+                    format!("'{}' op was not lowered after {MAX_ROUNDS} rounds of gen_p inlining", kind.name()),
+                )
+                .emit();
+            }
+            return Err(PassFailure("lowering did not converge".into()));
+        }
+        tracing::debug!(target: "lego", "lego-to-arith round {round}: {} ops to lower", pending.len());
+        for (op, kind) in pending {
+            if let Err(error) = lower_use(context, &shared, op, kind) {
+                error.emit();
+                failed = true;
+            }
+        }
+        if failed {
+            return Err(PassFailure("some lego ops could not be lowered".into()));
+        }
+    }
+    let erased = cleanup::erase_dead_layout_ops(root, &Default::default());
+    tracing::debug!(target: "lego", "lego-to-arith erased {erased} dead layout / cast_view ops");
+    if !cleanup::report_leftovers(root) {
+        return Err(PassFailure("lego ops remain that lego-to-arith cannot lower".into()));
+    }
+    Ok(())
+}

@@ -1,0 +1,595 @@
+//! `lego-verify-bijectivity`: proves that each `gen_p`'s `inv` region inverts its `apply` region over its
+//! dims, with Z3 (or by exhaustive evaluation for float math on small domains). See docs/verification.md.
+//!
+//! With `D = [0, n1) × … × [0, nd)` and `N = n1·…·nd`, the obligations are
+//! - (A1) `∀y < N: inv(y) ∈ D` and (A2) `∀y < N: apply(inv(y)) = y`;
+//! - (B1) `∀x ∈ D: apply(x) < N` and (B2) `∀x ∈ D: inv(apply(x)) = x`;
+//!
+//! and every operation executed on the way is defined (no division by zero, no poison). A1 ∧ A2 make `inv`
+//! an injection of `[0, N)` into `D`, a set of the same finite size, hence a bijection whose inverse is
+//! `apply` on `D`; so B1 ∧ B2 follow, and conversely A follows from B. The pass proves A first and only
+//! tries B when A is inconclusive; any refuted obligation is a counterexample to "apply and inv are
+//! mutually inverse bijections between D and [0, N)".
+
+use crate::{
+    diagnostics,
+    external::{LegoPass, PassFailure, PassId},
+    registry::{Options, RegistryError},
+    smt_encode::{enclosing_function, product, EncodeError, Encoder},
+    verify_common::{self, describe_unknown, show, show_list, warn_encode_error, with_clause, VerifyOptions},
+};
+use lego_dialect::ops::{self, walk_ops, LayoutOp, OpKind};
+use lego_smt::{exhaustive, prove, Counterexample, Domain, Outcome, Query, Term, Unknown, Value, Violation};
+use melior::ir::{operation::OperationLike, Location, OperationRef, RegionRef, Value as MlirValue};
+use std::{collections::HashMap, time::Instant};
+
+static ID: PassId = PassId::new();
+
+/// Largest domain (points) checked by exhaustive evaluation when a gen_p uses float math.
+pub const EXHAUSTIVE_LIMIT: u64 = 1 << 20;
+/// Symbolic sizes: the proof for all sizes covers layouts of at most this many elements.
+const SYMBOLIC_NUMEL_BOUND: u64 = 1 << 32;
+
+#[derive(Clone)]
+pub struct VerifyBijectivity {
+    options: VerifyOptions,
+    exhaustive_limit: u64,
+}
+
+pub fn create(options: &Options) -> Result<melior::pass::Pass, RegistryError> {
+    let pass = VerifyBijectivity {
+        options: VerifyOptions::parse(options)?,
+        exhaustive_limit: options.u64("exhaustive-limit")?,
+    };
+    Ok(crate::external::into_mlir_pass(pass, &ID))
+}
+
+pub const OPTIONS: &[crate::registry::OptionSpec] = &[
+    crate::verify_common::OPTIONS[0],
+    crate::verify_common::OPTIONS[1],
+    crate::registry::OptionSpec {
+        name: "exhaustive-limit",
+        default: "1048576",
+        description: "largest domain (points) a gen_p with float math is checked on by exhaustive evaluation",
+    },
+];
+
+/// What was established about one gen_p.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Status {
+    Proved,
+    Refuted,
+    Unverified,
+}
+
+impl LegoPass for VerifyBijectivity {
+    fn name(&self) -> &'static str {
+        "lego-verify-bijectivity"
+    }
+
+    fn description(&self) -> &'static str {
+        "Prove that each gen_p's inv inverts its apply (Z3)"
+    }
+
+    fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailure> {
+        let mut gen_ps = Vec::new();
+        let mut composites = Vec::new();
+        walk_ops(root, &mut |op| match OpKind::of(&op) {
+            Some(OpKind::GenP) => gen_ps.push(op),
+            Some(OpKind::OrderBy | OpKind::GroupBy | OpKind::TileBy | OpKind::ExpandBy) => composites.push(op),
+            _ => {}
+        });
+        let mut status: HashMap<usize, Status> = HashMap::new();
+        for op in gen_ps {
+            let result = self.check_gen_p(op);
+            status.insert(op.to_raw().ptr as usize, result);
+        }
+        if self.options.verbose {
+            for op in composites {
+                self.remark_composite(op, &status);
+            }
+        }
+        if status.values().any(|status| *status == Status::Refuted) {
+            return Err(PassFailure("a gen_p is not a bijection".into()));
+        }
+        Ok(())
+    }
+}
+
+/// The encoded pieces of one gen_p.
+struct GenP {
+    dims: Vec<Term>,
+    numel: Term,
+    /// The proof's own variables: `x` (one per dim) and `y`.
+    xs: Vec<Term>,
+    y: Term,
+    x_names: Vec<String>,
+    y_name: String,
+    apply_x: Term,
+    inv_apply_x: Vec<Term>,
+    inv_y: Vec<Term>,
+    apply_inv_y: Term,
+    facts: Vec<Term>,
+}
+
+impl VerifyBijectivity {
+    fn check_gen_p(&self, op: OperationRef) -> Status {
+        let location = op.location();
+        let Ok(Some(LayoutOp::GenP { dims, apply, inverse })) = ops::layout_op(op) else { return Status::Unverified };
+        let Some(inverse) = inverse else {
+            if self.options.verbose {
+                diagnostics::remark(location, "apply-only gen_p (no inv region): bijectivity not checked");
+            }
+            return Status::Unverified;
+        };
+        let start = Instant::now();
+        let gen = match encode_gen_p(op, &dims, apply, inverse) {
+            Ok(gen) => gen,
+            Err(error) => {
+                warn_encode_error(location, "bijectivity", &error);
+                return Status::Unverified;
+            }
+        };
+        let static_dims: Option<Vec<u64>> = gen.dims.iter().map(Term::as_const).collect();
+        let uses_floats = [&gen.apply_x, &gen.apply_inv_y].into_iter().chain(&gen.inv_y).chain(&gen.inv_apply_x).any(Term::uses_floats);
+
+        if uses_floats {
+            return self.check_exhaustively(location, &gen, static_dims.as_deref(), start);
+        }
+        match static_dims {
+            Some(sizes) => {
+                let Some(numel) = sizes.iter().try_fold(1u64, |acc, n| acc.checked_mul(*n)) else {
+                    diagnostics::warning(location, "cannot verify bijectivity: the element count overflows 64 bits");
+                    return Status::Unverified;
+                };
+                match self.prove_all(&gen, &gen.facts) {
+                    Verdict::Proved => {
+                        if self.options.verbose {
+                            diagnostics::remark(
+                                location,
+                                &format!(
+                                    "gen_p is a bijection on its {numel} points: inv(apply(x)) = x and apply(inv(y)) = y \
+                                     (proved with Z3 in {})",
+                                    verify_common::elapsed(start)
+                                ),
+                            );
+                        }
+                        Status::Proved
+                    }
+                    Verdict::Refuted(message) => {
+                        diagnostics::error(location, &message);
+                        Status::Refuted
+                    }
+                    Verdict::Unknown(unknown) => {
+                        diagnostics::warning(location, &format!("bijectivity {}", describe_unknown(&unknown)));
+                        Status::Unverified
+                    }
+                }
+            }
+            None => self.check_symbolic(location, &gen, start),
+        }
+    }
+
+    /// Obligations A1, A2, then (if A is inconclusive) B1, B2.
+    fn prove_all(&self, gen: &GenP, facts: &[Term]) -> Verdict {
+        let timeout_ms = self.options.timeout_ms;
+        let a_facts: Vec<Term> = facts.iter().cloned().chain([gen.y.ult(&gen.numel)]).collect();
+        let b_facts: Vec<Term> =
+            facts.iter().cloned().chain(gen.xs.iter().zip(&gen.dims).map(|(x, n)| x.ult(n))).collect();
+        let a_observe = a_observed(gen);
+        let b_observe = b_observed(gen);
+        let a1 = Term::all(gen.inv_y.iter().zip(&gen.dims).map(|(g, n)| g.ult(n)));
+        let a2 = gen.apply_inv_y.eq(&gen.y);
+        let b1 = gen.apply_x.ult(&gen.numel);
+        let b2 = Term::all(gen.inv_apply_x.iter().zip(&gen.xs).map(|(g, x)| g.eq(x)));
+        let mut first_unknown = None;
+        let mut a_proved = true;
+        for goal in [&a1, &a2] {
+            match prove(&Query { goal, facts: &a_facts, observe: &a_observe, timeout_ms }) {
+                Outcome::Proved => {}
+                Outcome::Refuted(cex) => return Verdict::Refuted(message_a(gen, &cex)),
+                Outcome::Unknown(unknown) => {
+                    a_proved = false;
+                    first_unknown.get_or_insert(unknown);
+                    break;
+                }
+            }
+        }
+        if a_proved {
+            return Verdict::Proved;
+        }
+        for goal in [&b1, &b2] {
+            match prove(&Query { goal, facts: &b_facts, observe: &b_observe, timeout_ms }) {
+                Outcome::Proved => {}
+                Outcome::Refuted(cex) => return Verdict::Refuted(message_b(gen, &cex)),
+                Outcome::Unknown(unknown) => {
+                    return Verdict::Unknown(first_unknown.unwrap_or(unknown));
+                }
+            }
+        }
+        Verdict::Proved
+    }
+
+    fn check_symbolic(&self, location: Location, gen: &GenP, start: Instant) -> Status {
+        // For all sizes (up to SYMBOLIC_NUMEL_BOUND elements).
+        let outcome = self.prove_all(gen, &gen.facts);
+        let reason = match outcome {
+            Verdict::Proved => {
+                if self.options.verbose {
+                    diagnostics::remark(
+                        location,
+                        &format!(
+                            "gen_p is a bijection for all sizes with at most 2^32 elements: inv(apply(x)) = x and \
+                             apply(inv(y)) = y (proved with Z3 in {})",
+                            verify_common::elapsed(start)
+                        ),
+                    );
+                }
+                return Status::Proved;
+            }
+            Verdict::Refuted(message) => {
+                diagnostics::error(location, &message);
+                return Status::Refuted;
+            }
+            Verdict::Unknown(unknown) => describe_unknown(&unknown),
+        };
+        // Fall back to every combination of small sizes.
+        let size_vars: Vec<(String, u32)> = {
+            let mut vars = Vec::new();
+            for dim in &gen.dims {
+                for (name, sort) in dim.variables() {
+                    if let lego_smt::Sort::Bits(width) = sort {
+                        if !vars.iter().any(|(seen, _)| *seen == name) {
+                            vars.push((name, width));
+                        }
+                    }
+                }
+            }
+            vars
+        };
+        if size_vars.is_empty() {
+            diagnostics::warning(location, &format!("bijectivity {reason}"));
+            return Status::Unverified;
+        }
+        let per_var = match size_vars.len() {
+            1 => 16,
+            2 => 8,
+            3 => 4,
+            _ => 2,
+        };
+        let mut combination = vec![1u64; size_vars.len()];
+        let mut count = 0usize;
+        loop {
+            let map: HashMap<String, Term> = size_vars
+                .iter()
+                .zip(&combination)
+                .map(|((name, width), value)| (name.clone(), Term::constant(*value, *width)))
+                .collect();
+            let concrete = gen.substitute(&map);
+            match self.prove_all(&concrete, &concrete.facts) {
+                Verdict::Proved => {}
+                Verdict::Refuted(message) => {
+                    let sizes = size_vars
+                        .iter()
+                        .zip(&combination)
+                        .map(|((name, _), value)| format!("{name} = {value}"))
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    diagnostics::error(location, &format!("{message} (sizes {sizes})"));
+                    return Status::Refuted;
+                }
+                Verdict::Unknown(unknown) => {
+                    diagnostics::warning(
+                        location,
+                        &format!("bijectivity {reason}; and for concrete sizes: {}", describe_unknown(&unknown)),
+                    );
+                    return Status::Unverified;
+                }
+            }
+            count += 1;
+            // Next combination.
+            let mut k = combination.len();
+            loop {
+                if k == 0 {
+                    let names = size_vars.iter().map(|(name, _)| name.as_str()).collect::<Vec<_>>().join(", ");
+                    diagnostics::warning(
+                        location,
+                        &format!(
+                            "bijectivity proved only for sizes {names} in [1, {per_var}] ({count} combinations, {}); \
+                             for all sizes: {reason}",
+                            verify_common::elapsed(start)
+                        ),
+                    );
+                    return Status::Unverified;
+                }
+                k -= 1;
+                combination[k] += 1;
+                if combination[k] <= per_var {
+                    break;
+                }
+                combination[k] = 1;
+            }
+        }
+    }
+
+    fn check_exhaustively(&self, location: Location, gen: &GenP, static_dims: Option<&[u64]>, start: Instant) -> Status {
+        let Some(sizes) = static_dims else {
+            diagnostics::warning(
+                location,
+                "cannot verify bijectivity: the gen_p uses float math, which is only checked by exhaustive evaluation, \
+                 and its dims are symbolic (unverified)",
+            );
+            return Status::Unverified;
+        };
+        let numel = sizes.iter().try_fold(1u64, |acc, n| acc.checked_mul(*n));
+        let limit = self.exhaustive_limit;
+        let Some(numel) = numel.filter(|numel| *numel <= limit) else {
+            diagnostics::warning(
+                location,
+                &format!(
+                    "cannot verify bijectivity: the gen_p uses float math, which is only checked by exhaustive \
+                     evaluation, and its domain has more than {limit} points (unverified)"
+                ),
+            );
+            return Status::Unverified;
+        };
+        let a_goal = Term::all(gen.inv_y.iter().zip(&gen.dims).map(|(g, n)| g.ult(n))).and(&gen.apply_inv_y.eq(&gen.y));
+        let b_goal = gen.apply_x.ult(&gen.numel).and(&Term::all(gen.inv_apply_x.iter().zip(&gen.xs).map(|(g, x)| g.eq(x))));
+        let a_domain = [Domain { name: gen.y_name.clone(), lo: 0, hi: numel }];
+        let b_domain: Vec<Domain> =
+            gen.x_names.iter().zip(sizes).map(|(name, n)| Domain { name: name.clone(), lo: 0, hi: *n }).collect();
+        let a = exhaustive(&a_goal, &gen.facts, &a_observed(gen), &a_domain, limit);
+        let b = exhaustive(&b_goal, &gen.facts, &b_observed(gen), &b_domain, limit);
+        match (a, b) {
+            (Outcome::Refuted(cex), _) => {
+                diagnostics::error(location, &message_a(gen, &cex));
+                Status::Refuted
+            }
+            (_, Outcome::Refuted(cex)) => {
+                diagnostics::error(location, &message_b(gen, &cex));
+                Status::Refuted
+            }
+            (Outcome::Proved, Outcome::Proved) => {
+                if self.options.verbose {
+                    diagnostics::remark(
+                        location,
+                        &format!(
+                            "gen_p is a bijection on its {numel} points: inv(apply(x)) = x and apply(inv(y)) = y \
+                             (float math: checked by exhaustive evaluation in {})",
+                            verify_common::elapsed(start)
+                        ),
+                    );
+                }
+                Status::Proved
+            }
+            (Outcome::Unknown(unknown), _) | (_, Outcome::Unknown(unknown)) => {
+                diagnostics::warning(location, &format!("bijectivity {}", describe_unknown(&unknown)));
+                Status::Unverified
+            }
+        }
+    }
+
+    /// Verbose: says whether a composite layout is a bijection because it is built only from bijective
+    /// pieces with matching sizes (semantics.md's size rules).
+    fn remark_composite(&self, op: OperationRef, status: &HashMap<usize, Status>) {
+        let value: MlirValue = match op.result(0) {
+            Ok(result) => result.into(),
+            Err(_) => return,
+        };
+        let mut encoder = Encoder::new();
+        match composite_bijective(&mut encoder, value, status, self.options.timeout_ms) {
+            Ok(numel) => diagnostics::remark(
+                op.location(),
+                &format!("bijective: built only from bijective pieces with matching sizes ({numel} elements)"),
+            ),
+            Err(why) => diagnostics::remark(op.location(), &format!("bijectivity not established: {why}")),
+        }
+    }
+}
+
+enum Verdict {
+    Proved,
+    Refuted(String),
+    Unknown(Unknown),
+}
+
+impl GenP {
+    fn substitute(&self, map: &HashMap<String, Term>) -> GenP {
+        let s = |t: &Term| t.substitute(map);
+        GenP {
+            dims: self.dims.iter().map(s).collect(),
+            numel: s(&self.numel),
+            xs: self.xs.clone(),
+            y: self.y.clone(),
+            x_names: self.x_names.clone(),
+            y_name: self.y_name.clone(),
+            apply_x: s(&self.apply_x),
+            inv_apply_x: self.inv_apply_x.iter().map(s).collect(),
+            inv_y: self.inv_y.iter().map(s).collect(),
+            apply_inv_y: s(&self.apply_inv_y),
+            facts: self.facts.iter().map(s).collect(),
+        }
+    }
+}
+
+fn encode_gen_p<'c>(
+    op: OperationRef<'c, '_>,
+    dims: &[ops::Dim<'c, '_>],
+    apply: RegionRef<'c, '_>,
+    inverse: RegionRef<'c, '_>,
+) -> Result<GenP, EncodeError<'c>> {
+    let location = op.location();
+    let mut encoder = Encoder::new();
+    let dims = encoder.dim_terms(dims)?;
+    let x_names: Vec<String> = (0..dims.len()).map(|k| encoder.fresh_name(&format!("x{k}"))).collect();
+    let xs: Vec<Term> = x_names.iter().map(Term::index_var).collect();
+    let y_name = encoder.fresh_name("y");
+    let y = Term::index_var(&y_name);
+    let one_result = |results: Vec<Term>| -> Result<Term, EncodeError<'c>> {
+        match <[Term; 1]>::try_from(results) {
+            Ok([flat]) => Ok(flat),
+            Err(_) => Err(EncodeError { location, message: "cannot verify: the apply region must yield one index".into() }),
+        }
+    };
+    let apply_x = one_result(encoder.region(apply, &xs, location)?)?;
+    let inv_y = encoder.region(inverse, std::slice::from_ref(&y), location)?;
+    if inv_y.len() != dims.len() {
+        return Err(EncodeError { location, message: "cannot verify: the inv region must yield one index per dim".into() });
+    }
+    let apply_inv_y = one_result(encoder.region(apply, &inv_y, location)?)?;
+    let inv_apply_x = encoder.region(inverse, std::slice::from_ref(&apply_x), location)?;
+    let numel = product(&dims);
+
+    let mut facts = Vec::new();
+    // Sizes are ≥ 1 (dialect.md); symbolic sizes are bounded so that the element count (and every prefix
+    // product) stays at most 2^32, so no size computation wraps.
+    let bound = Term::index(SYMBOLIC_NUMEL_BOUND);
+    let mut prefix = Term::index(1);
+    let mut symbolic = false;
+    for dim in &dims {
+        if dim.as_const().is_none() {
+            symbolic = true;
+            facts.push(Term::index(1).ule(dim).and(&dim.ult(&bound)));
+        }
+        prefix = prefix.mul(dim);
+        if symbolic {
+            facts.push(prefix.ule(&bound));
+        }
+    }
+    if let Some(function) = enclosing_function(op) {
+        let (assumed, _skipped) = encoder.assumptions(function);
+        facts.extend(assumed);
+    }
+    facts.extend(encoder.discovered_facts());
+    Ok(GenP { dims, numel, xs, y, x_names, y_name, apply_x, inv_apply_x, inv_y, apply_inv_y, facts })
+}
+
+/// Observed in A counterexamples: dims, inv(y), apply(inv(y)).
+fn a_observed(gen: &GenP) -> Vec<Term> {
+    gen.dims.iter().cloned().chain(gen.inv_y.iter().cloned()).chain([gen.apply_inv_y.clone()]).collect()
+}
+
+/// Observed in B counterexamples: dims, apply(x), numel, inv(apply(x)).
+fn b_observed(gen: &GenP) -> Vec<Term> {
+    gen.dims
+        .iter()
+        .cloned()
+        .chain([gen.apply_x.clone(), gen.numel.clone()])
+        .chain(gen.inv_apply_x.iter().cloned())
+        .collect()
+}
+
+fn hidden(gen: &GenP) -> Vec<&str> {
+    gen.x_names.iter().map(String::as_str).chain([gen.y_name.as_str()]).collect()
+}
+
+fn message_a(gen: &GenP, cex: &Counterexample) -> String {
+    let rank = gen.dims.len();
+    let y = cex.value_of(&gen.y_name).unwrap_or(0);
+    let observed = &cex.observed;
+    let dims = observed.get(..rank).unwrap_or_default();
+    let inv = observed.get(rank..2 * rank).unwrap_or_default();
+    let back = observed.get(2 * rank);
+    let with = with_clause(cex, &hidden(gen));
+    if let Violation::Undefined(what) = &cex.violation {
+        return format!("gen_p is not a bijection: computing inv({y}) and apply(inv({y})) hits {what}{with}");
+    }
+    let outside = inv.iter().zip(dims).any(|(i, n)| matches!((i, n), (Value::Bits(i), Value::Bits(n)) if i >= n));
+    if outside {
+        format!("gen_p is not a bijection: inv({y}) = ({}) is outside the dims [{}]{with}", show_list(inv), show_list(dims))
+    } else {
+        format!("gen_p is not a bijection: inv({y}) = ({}) but apply({}) = {}{with}", show_list(inv), show_list(inv), show(back))
+    }
+}
+
+fn message_b(gen: &GenP, cex: &Counterexample) -> String {
+    let rank = gen.dims.len();
+    let x: Vec<String> = gen.x_names.iter().map(|name| cex.value_of(name).unwrap_or(0).to_string()).collect();
+    let x = x.join(", ");
+    let observed = &cex.observed;
+    let flat = observed.get(rank);
+    let numel = observed.get(rank + 1);
+    let inv = observed.get(rank + 2..).unwrap_or_default();
+    let with = with_clause(cex, &hidden(gen));
+    if let Violation::Undefined(what) = &cex.violation {
+        return format!("gen_p is not a bijection: computing apply({x}) and inv(apply({x})) hits {what}{with}");
+    }
+    match (flat, numel) {
+        (Some(Value::Bits(f)), Some(Value::Bits(n))) if f >= n => {
+            format!("gen_p is not a bijection: apply({x}) = {} is outside [0, {n}){with}", show(flat))
+        }
+        _ => format!("gen_p is not a bijection: apply({x}) = {} but inv({}) = ({}){with}", show(flat), show(flat), show_list(inv)),
+    }
+}
+
+/// `Ok(element count)` when `layout` is a bijection by construction: permutation layouts are, a gen_p is
+/// when this pass proved it, and order_by / group_by / tile_by of bijections are when the size rules hold
+/// (group_by: Π dims = numel of every object; tile_by: Π over levels of each dim = the input's dim).
+fn composite_bijective(encoder: &mut Encoder, layout: MlirValue, status: &HashMap<usize, Status>, timeout_ms: u64) -> Result<String, String> {
+    let Some((owner, node)) = ops::defining_layout(layout) else {
+        return Err("a piece is defined outside this function".into());
+    };
+    let location = owner.location();
+    let encode_error = |error: EncodeError| error.message;
+    let numel = encoder.layout_numel(layout, location).map_err(encode_error)?;
+    let show_numel = |numel: &Term| numel.as_const().map_or_else(|| format!("{numel}"), |n| n.to_string());
+    match node {
+        LayoutOp::Row { .. } | LayoutOp::Col { .. } | LayoutOp::RegP { .. } => Ok(show_numel(&numel)),
+        LayoutOp::GenP { .. } => match status.get(&(owner.to_raw().ptr as usize)) {
+            Some(Status::Proved) => Ok(show_numel(&numel)),
+            _ => Err(format!("the gen_p at {location} is not proved bijective")),
+        },
+        LayoutOp::OrderBy { objects } => {
+            for object in objects {
+                composite_bijective(encoder, object, status, timeout_ms)?;
+            }
+            Ok(show_numel(&numel))
+        }
+        LayoutOp::GroupBy { objects, .. } => {
+            for object in objects {
+                composite_bijective(encoder, object, status, timeout_ms)?;
+                let object_numel = encoder.layout_numel(object, location).map_err(encode_error)?;
+                if !sizes_equal(&numel, &object_numel, timeout_ms) {
+                    return Err(format!(
+                        "group_by has {} elements but an object has {}",
+                        show_numel(&numel),
+                        show_numel(&object_numel)
+                    ));
+                }
+            }
+            Ok(show_numel(&numel))
+        }
+        LayoutOp::TileBy { inner, levels } => {
+            composite_bijective(encoder, inner, status, timeout_ms)?;
+            let inner_dims = encoder.layout_dims(inner, location).map_err(encode_error)?;
+            let sizes: Vec<Vec<Term>> =
+                levels.iter().map(|level| encoder.dim_terms(level)).collect::<Result<_, _>>().map_err(encode_error)?;
+            for (k, inner_dim) in inner_dims.iter().enumerate() {
+                let tiled = product(&sizes.iter().filter_map(|level| level.get(k).cloned()).collect::<Vec<_>>());
+                if !sizes_equal(&tiled, inner_dim, timeout_ms) {
+                    return Err(format!("tile sizes of dim {k} do not multiply to the input's dim"));
+                }
+            }
+            Ok(show_numel(&numel))
+        }
+        LayoutOp::ExpandBy { .. } => Err("expand_by is partial (injective, not a bijection onto its dims)".into()),
+    }
+}
+
+/// Whether two size products are provably equal (sizes ≥ 1, each below 2^32).
+fn sizes_equal(a: &Term, b: &Term, timeout_ms: u64) -> bool {
+    if let (Some(a), Some(b)) = (a.as_const(), b.as_const()) {
+        return a == b;
+    }
+    let mut roots = vec![a.clone(), b.clone()];
+    roots.dedup();
+    let facts: Vec<Term> = lego_smt::variables(&roots)
+        .into_iter()
+        .map(|(name, _)| {
+            let v = Term::index_var(name);
+            Term::index(1).ule(&v).and(&v.ult(&Term::index(1 << 16)))
+        })
+        .collect();
+    let goal = a.eq(b);
+    matches!(prove(&Query { goal: &goal, facts: &facts, observe: &[], timeout_ms }), Outcome::Proved)
+}

@@ -1,0 +1,247 @@
+//! ASCII pictures of index mappings, computed with the reference algebra (`lego-algebra`).
+//!
+//! A picture has two grids:
+//! - **logical → physical**: the layout's logical index space drawn as a matrix, each cell holding the flat
+//!   (physical) position `apply` sends that element to;
+//! - **physical → logical**: memory drawn row by row, each address holding the matrix coordinate `(r,c)` of
+//!   the element stored there (`·` where no element lands: padding of `expand_by`).
+//!
+//! Rank-2 layouts are drawn as they are. Higher ranks are drawn as the matrix they tile: for logical dims
+//! `[d0, d1, d2, d3, …]` the rows are indexed by `(d0, d2, …)` and the columns by `(d1, d3, …)`, so
+//! `tile_by … tile_dims [[2, 4], [4, 3]]` (logical `(ti, tk, i, k)`) is drawn as its 8 × 12 matrix with a line
+//! between tiles. Rank 1 is one row.
+
+use lego_algebra::{mixed_radix_flatten, mixed_radix_unflatten, Layout, NO_ELEMENT};
+use std::fmt::Write as _;
+
+/// How a layout's logical index maps onto the rows and columns of the drawing.
+struct View {
+    /// Positions (into the logical index) that make up the row coordinate, outermost first.
+    row_axes: Vec<usize>,
+    col_axes: Vec<usize>,
+    dims: Vec<u64>,
+}
+
+impl View {
+    fn of(layout: &Layout) -> View {
+        let rank = layout.rank();
+        let (row_axes, col_axes): (Vec<usize>, Vec<usize>) = match rank {
+            1 => (Vec::new(), vec![0]),
+            _ if rank & 1 == 0 => ((0..rank).step_by(2).collect(), (1..rank).step_by(2).collect()),
+            _ => (vec![0], (1..rank).collect()),
+        };
+        View { row_axes, col_axes, dims: layout.dims().to_vec() }
+    }
+
+    fn sizes(&self, axes: &[usize]) -> Vec<u64> {
+        axes.iter().map(|axis| self.dims[*axis]).collect()
+    }
+
+    fn rows(&self) -> u64 {
+        self.sizes(&self.row_axes).iter().product()
+    }
+
+    fn cols(&self) -> u64 {
+        self.sizes(&self.col_axes).iter().product()
+    }
+
+    /// The logical index drawn at (row, col).
+    fn index(&self, row: u64, col: u64) -> Vec<u64> {
+        let mut index = vec![0; self.dims.len()];
+        for (axis, value) in self.row_axes.iter().zip(mixed_radix_unflatten(&self.sizes(&self.row_axes), row)) {
+            index[*axis] = value;
+        }
+        for (axis, value) in self.col_axes.iter().zip(mixed_radix_unflatten(&self.sizes(&self.col_axes), col)) {
+            index[*axis] = value;
+        }
+        index
+    }
+
+    /// The (row, col) where a logical index is drawn.
+    fn position(&self, index: &[u64]) -> (u64, u64) {
+        let pick = |axes: &[usize]| axes.iter().map(|axis| index[*axis]).collect::<Vec<_>>();
+        let row = mixed_radix_flatten(&self.sizes(&self.row_axes), &pick(&self.row_axes)).unwrap_or(0);
+        let col = mixed_radix_flatten(&self.sizes(&self.col_axes), &pick(&self.col_axes)).unwrap_or(0);
+        (row, col)
+    }
+
+    /// Size of the innermost block along rows / columns (the tile), for separators; 0 when there is none.
+    fn row_block(&self) -> u64 {
+        if self.row_axes.len() < 2 { 0 } else { self.sizes(&self.row_axes[1..]).iter().product() }
+    }
+
+    fn col_block(&self) -> u64 {
+        if self.col_axes.len() < 2 { 0 } else { self.sizes(&self.col_axes[1..]).iter().product() }
+    }
+}
+
+/// What to draw.
+pub struct Picture {
+    pub layout: Layout,
+    /// Logical index to highlight (`[v]`), e.g. the operands of the page's `lego.apply`.
+    pub highlight: Option<Vec<u64>>,
+    /// Width of a memory row in the physical grid; default: the matrix width.
+    pub memory_width: Option<u64>,
+}
+
+fn draw_grid(rows: u64, cols: u64, row_block: u64, col_block: u64, cells: &[Vec<(String, bool)>]) -> String {
+    let width = cells.iter().flatten().map(|(text, _)| text.chars().count()).max().unwrap_or(1);
+    let mut out = String::new();
+    let mut separator = String::new();
+    for col in 0..cols {
+        if col_block > 0 && col > 0 && col % col_block == 0 {
+            separator.push('+');
+        }
+        separator.push_str(&"-".repeat(width + 2));
+    }
+    for row in 0..rows {
+        if row_block > 0 && row > 0 && row % row_block == 0 {
+            let _ = writeln!(out, "{}", separator.trim_end());
+        }
+        let mut line = String::new();
+        for col in 0..cols {
+            if col_block > 0 && col > 0 && col % col_block == 0 {
+                line.push('|');
+            }
+            let (text, highlighted) = &cells[row as usize][col as usize];
+            if *highlighted {
+                // `[9]` right-aligned like the other cells: the bracket takes the place of the padding.
+                let _ = write!(line, "{:>w$}]", format!("[{text}"), w = width + 1);
+            } else {
+                let _ = write!(line, " {text:>width$} ");
+            }
+        }
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+    out
+}
+
+impl Picture {
+    pub fn new(layout: Layout) -> Picture {
+        Picture { layout, highlight: None, memory_width: None }
+    }
+
+    pub fn highlight(mut self, index: &[u64]) -> Picture {
+        self.highlight = Some(index.to_vec());
+        self
+    }
+
+    pub fn memory_width(mut self, width: u64) -> Picture {
+        self.memory_width = Some(width);
+        self
+    }
+
+    /// Both grids, as plain text (no code fence).
+    pub fn render(&self) -> Result<String, String> {
+        let layout = &self.layout;
+        let view = View::of(layout);
+        let (rows, cols) = (view.rows(), view.cols());
+        let highlight_position = self.highlight.as_deref().map(|index| view.position(index));
+        let mut logical = Vec::with_capacity(rows as usize);
+        let size = layout.codomain_size();
+        let mut memory: Vec<Option<(u64, u64)>> = vec![None; size as usize];
+        let mut highlighted_flat = None;
+        for row in 0..rows {
+            let mut line = Vec::with_capacity(cols as usize);
+            for col in 0..cols {
+                let index = view.index(row, col);
+                let flat = layout.apply(&index).map_err(|error| format!("apply{index:?}: {error}"))?;
+                let highlighted = highlight_position == Some((row, col));
+                if flat == NO_ELEMENT {
+                    line.push(("·".to_string(), highlighted));
+                    continue;
+                }
+                if highlighted {
+                    highlighted_flat = Some(flat);
+                }
+                match memory.get_mut(flat as usize) {
+                    Some(slot @ None) => *slot = Some((row, col)),
+                    Some(Some(_)) => return Err(format!("apply{index:?} = {flat} is hit twice: not injective")),
+                    None => return Err(format!("apply{index:?} = {flat} is outside 0..{size}")),
+                }
+                line.push((flat.to_string(), highlighted));
+            }
+            logical.push(line);
+        }
+        let memory_width = self.memory_width.unwrap_or(cols).max(1);
+        let memory_rows = size.div_ceil(memory_width);
+        let mut physical = Vec::with_capacity(memory_rows as usize);
+        for memory_row in 0..memory_rows {
+            let mut line = Vec::new();
+            for memory_col in 0..memory_width {
+                let flat = memory_row * memory_width + memory_col;
+                let cell = match memory.get(flat as usize) {
+                    Some(Some((row, col))) => (format!("{row},{col}"), Some(flat) == highlighted_flat),
+                    Some(None) => ("·".to_string(), false),
+                    None => (String::new(), false),
+                };
+                line.push(cell);
+            }
+            physical.push(line);
+        }
+
+        let mut out = String::new();
+        let shape = |axes: &[usize]| {
+            axes.iter().map(|axis| format!("i{axis}")).collect::<Vec<_>>().join(", ")
+        };
+        let _ = writeln!(out, "{layout}");
+        let _ = writeln!(out, "logical dims {:?}, {} elements", layout.dims(), layout.numel());
+        let _ = writeln!(out);
+        if layout.rank() == 1 {
+            let _ = writeln!(out, "logical index i0 (left to right) -> physical position:");
+        } else {
+            let _ = writeln!(
+                out,
+                "logical index -> physical position (rows: ({}), columns: ({})):",
+                shape(&view.row_axes),
+                shape(&view.col_axes)
+            );
+        }
+        out.push_str(&draw_grid(rows, cols, view.row_block(), view.col_block(), &logical));
+        let _ = writeln!(out);
+        let _ = writeln!(
+            out,
+            "physical memory, {memory_width} positions per line -> (row,column) of the element stored there:"
+        );
+        out.push_str(&draw_grid(memory_rows, memory_width, 0, 0, &physical));
+        if let (Some(index), Some(flat)) = (&self.highlight, highlighted_flat) {
+            let _ = writeln!(out);
+            let _ = writeln!(out, "[..]: apply{index:?} = {flat}");
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lego_algebra::examples;
+
+    #[test]
+    fn row_major_is_numbered_in_reading_order() {
+        let text = Picture::new(examples::row_4x8()).render().unwrap();
+        assert!(text.contains("  0   1   2   3   4   5   6   7\n"), "{text}");
+        assert!(text.contains(" 24  25  26  27  28  29  30  31\n"), "{text}");
+    }
+
+    #[test]
+    fn highlight_marks_both_grids() {
+        let text = Picture::new(examples::col_4x8()).highlight(&[1, 2]).render().unwrap();
+        assert!(text.contains("[9]"), "{text}");
+        assert!(text.contains("[1,2]"), "{text}");
+        assert!(text.contains("apply[1, 2] = 9"), "{text}");
+    }
+
+    #[test]
+    fn tiles_are_separated() {
+        let text = Picture::new(examples::tiled_8x12()).highlight(&[1, 2, 3, 1]).render().unwrap();
+        assert!(text.contains('+') && text.contains('|'), "{text}");
+        assert!(text.contains("[91]"), "{text}");
+    }
+
+    #[test]
+    fn padding_has_no_element() {
+        let text = Picture::new(examples::partial_tiles_5x6()).memory_width(6).render().unwrap();
+        assert!(text.contains('·'), "{text}");
+    }
+}
