@@ -11,7 +11,7 @@ CARGO        ?= cargo
 # lit, FileCheck, not and mlir-translate come from Debian's LLVM 22 packages.
 export PATH  := $(LLVM_PREFIX)/bin:$(PATH)
 
-.PHONY: all setup build demo test cargo-test lit examples docs bench clean
+.PHONY: all setup build demo test cargo-test lit examples docs bench gpu-ptx clean
 
 all: build
 
@@ -50,6 +50,10 @@ examples: build
 # Regenerates the pictures and before/after IR in docs/ (test/docs/up-to-date.test fails until this is run).
 docs: build
 	./target/debug/lego-docgen --lego-opt ./target/debug/lego-opt docs
+
+# PTX of the GPU examples for bench/gpu/run.py, which runs on a GPU machine (bench/gpu/README.md).
+gpu-ptx: build
+	python3 bench/gpu/make_ptx.py
 
 test: cargo-test lit
 

@@ -33,7 +33,7 @@ EXAMPLES = [
     {"example": "transpose-smem", "kernel": "transpose_smem_kernel", "params": ["in", "out"],
      "block": [32, 8, 1], "tile": 32, "sized": True},
     {"example": "transpose-smem64", "kernel": "transpose_smem64_kernel", "params": ["in", "out"],
-     "block": [32, 8, 1], "tile": 64, "sized": True},
+     "block": [32, 16, 1], "tile": 64, "sized": True},
     {"example": "matmul-tiled", "kernel": "matmul_kernel", "params": ["A", "B", "C"],
      "block": [16, 16, 1], "grid": [64, 64, 1], "sized": False, "size": 1024},
     {"example": "nw-antidiagonal", "kernel": "nw_kernel", "params": ["ref", "score"],

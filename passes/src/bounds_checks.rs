@@ -175,6 +175,7 @@ impl LegoPass for ExternalSmtVerifier {
         for op in proved {
             rewriter.erase_op(op);
         }
+        lego_smt::join_background();
         if failed {
             Err(PassFailure("a bounds obligation was refuted".into()))
         } else {
@@ -193,6 +194,13 @@ impl ExternalSmtVerifier {
         let mut encoder = Encoder::new();
         let dims = encoder.layout_dims(layout, location)?;
         let inputs: Vec<Term> = rest.iter().map(|value| encoder.encode(*value)).collect::<Result<_, _>>()?;
+        if inputs.iter().chain(&dims).any(Term::uses_floats) {
+            return Err(EncodeError {
+                location,
+                message: "cannot verify: the indices are computed with float math, which the SMT encoding does not model"
+                    .into(),
+            });
+        }
         let mut facts: Vec<Term> = dims
             .iter()
             .filter(|dim| dim.as_const().is_none())
@@ -217,7 +225,7 @@ impl ExternalSmtVerifier {
             let Some(flat) = inputs.first() else {
                 return Err(EncodeError { location, message: "cannot verify: the assert has no flat index".into() });
             };
-            let numel = crate::smt_encode::product(&dims);
+            let numel = encoder.layout_codomain(layout, location)?;
             (flat.ult(&numel), vec![flat.clone(), numel])
         };
         let query = Query { goal: &goal, facts: &facts, observe: &observe, timeout_ms: self.options.timeout_ms };

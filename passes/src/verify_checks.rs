@@ -119,6 +119,7 @@ impl LegoPass for Verify {
         for op in checks {
             rewriter.erase_op(op);
         }
+        lego_smt::join_background();
         if failed {
             Err(PassFailure("a lego.check was refuted".into()))
         } else {
@@ -252,7 +253,15 @@ impl Verify {
         address: Value<'c, '_>,
     ) -> Result<Lane, EncodeError<'c>> {
         encoder.bind(tid_value, tid.clone());
+        let location = address.location();
         let address = encoder.encode(address)?;
+        if address.uses_floats() {
+            return Err(EncodeError {
+                location,
+                message: "cannot verify: the address is computed with float math, which the SMT encoding does not model"
+                    .into(),
+            });
+        }
         let (mut facts, _skipped) = encoder.assumptions(function);
         facts.extend(encoder.discovered_facts());
         Ok(Lane { tid, address, facts })

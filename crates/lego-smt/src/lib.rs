@@ -24,7 +24,7 @@ mod solver;
 mod term;
 
 pub use eval::{exhaustive, topo_order, variables, Domain, Evaluation, Program, Value};
-pub use solver::{prove, Query};
+pub use solver::{join_background, prove, Query};
 pub use term::{
     to_signed, BinOp, CastOp, FBinOp, FPred, FUnOp, Flags, FloatKind, Node, Pred, Sort, Term, INDEX_WIDTH,
 };

@@ -21,7 +21,10 @@ use crate::{
 };
 use std::{
     collections::HashMap,
-    sync::atomic::{AtomicBool, Ordering},
+    sync::{
+        atomic::{AtomicBool, Ordering},
+        Arc,
+    },
 };
 use z3::{
     ast::{Ast, Bool, Int, BV},
@@ -70,39 +73,66 @@ pub fn prove(query: &Query) -> Outcome {
     }
     // Nonlinear: run both encodings at once and take the first conclusive answer (the integer one is
     // usually the only one that finishes with symbolic divisors; bit-vectors win when the integer
-    // encoding's no-wrap side conditions cannot be shown). The loser is interrupted.
-    let cancel = AtomicBool::new(false);
+    // encoding's no-wrap side conditions cannot be shown). The loser is interrupted and, not to wait for
+    // Z3 to notice, left to finish on its own thread (terms are `Arc`s, so each thread owns its copy).
+    let cancel = Arc::new(AtomicBool::new(false));
     let (send, receive) = std::sync::mpsc::channel::<(bool, Option<Outcome>)>();
-    std::thread::scope(|scope| {
-        let facts = &facts;
-        let cancel = &cancel;
-        let send_int = send.clone();
-        scope.spawn(move || {
+    for bit_vectors in [false, true] {
+        let (goal, all_facts, observe, encodable) =
+            (query.goal.clone(), query.facts.to_vec(), query.observe.to_vec(), facts.clone());
+        let (stop, send, timeout_ms) = (Arc::clone(&cancel), send.clone(), query.timeout_ms);
+        let spawned = std::thread::Builder::new().name("lego-smt".into()).spawn(move || {
+            let query = Query { goal: &goal, facts: &all_facts, observe: &observe, timeout_ms };
             let start = std::time::Instant::now();
-            let outcome = prove_int(query, facts, cancel);
-            trace(|| format!("integer encoding: {:?} in {:?}", outcome.as_ref().map(short), start.elapsed()));
-            let _ = send_int.send((false, outcome));
+            let outcome =
+                if bit_vectors { Some(prove_bv(&query, &encodable, &stop)) } else { prove_int(&query, &encodable, &stop) };
+            let which = if bit_vectors { "bit-vector" } else { "integer" };
+            trace(|| format!("{which} encoding: {:?} in {:?}", outcome.as_ref().map(short), start.elapsed()));
+            let _ = send.send((bit_vectors, outcome));
         });
-        scope.spawn(move || {
-            let start = std::time::Instant::now();
-            let outcome = prove_bv(query, facts, cancel);
-            trace(|| format!("bit-vector encoding: {} in {:?}", short(&outcome), start.elapsed()));
-            let _ = send.send((true, Some(outcome)));
-        });
-        let mut bv_answer = None;
-        for _ in 0..2 {
-            let Ok((from_bv, outcome)) = receive.recv() else { break };
-            match outcome {
-                Some(outcome @ (Outcome::Proved | Outcome::Refuted(_))) => {
-                    cancel.store(true, Ordering::SeqCst);
-                    return outcome;
-                }
-                Some(unknown) if from_bv => bv_answer = Some(unknown),
-                _ => {}
-            }
+        match spawned {
+            Ok(handle) => remember(handle),
+            // No thread: decide here, bit-vectors only.
+            Err(_) => return prove_bv(query, &facts, &cancel),
         }
-        bv_answer.unwrap_or_else(|| unknown(UnknownKind::Solver, "no encoding reached an answer".into()))
-    })
+    }
+    drop(send);
+    let mut bv_answer = None;
+    while let Ok((from_bv, outcome)) = receive.recv() {
+        match outcome {
+            Some(outcome @ (Outcome::Proved | Outcome::Refuted(_))) => {
+                cancel.store(true, Ordering::SeqCst);
+                return outcome;
+            }
+            Some(unknown) if from_bv => bv_answer = Some(unknown),
+            _ => {}
+        }
+    }
+    bv_answer.unwrap_or_else(|| unknown(UnknownKind::Solver, "no encoding reached an answer".into()))
+}
+
+/// Solver threads still running after [`prove`] returned (the interrupted loser of a portfolio).
+static BACKGROUND: std::sync::Mutex<Vec<std::thread::JoinHandle<()>>> = std::sync::Mutex::new(Vec::new());
+
+fn remember(handle: std::thread::JoinHandle<()>) {
+    if let Ok(mut handles) = BACKGROUND.lock() {
+        // Reap the ones that are done.
+        let (done, running): (Vec<_>, Vec<_>) = handles.drain(..).partition(|handle| handle.is_finished());
+        for handle in done {
+            let _ = handle.join();
+        }
+        *handles = running;
+        handles.push(handle);
+    }
+}
+
+/// Waits until no solver thread of an earlier [`prove`] is running. They have all been interrupted, so
+/// this is quick; call it before the process exits (or Z3 is torn down) and at the end of a pass.
+pub fn join_background() {
+    let handles = BACKGROUND.lock().map(|mut handles| std::mem::take(&mut *handles)).unwrap_or_default();
+    for handle in handles {
+        let _ = handle.join();
+    }
 }
 
 /// `LEGO_SMT_TRACE=1`: one line per encoding tried, on stderr.
@@ -247,12 +277,19 @@ fn new_solver<'c>(ctx: &'c Context, _timeout_ms: u64) -> Solver<'c> {
 /// limit is reached or when `cancel` is set (another encoding already answered). An interrupted check
 /// answers unknown ("canceled"), reported as a time-out. This is the only time limit: Z3's own `timeout`
 /// parameter is not used (its timer can deadlock in Z3 4.8.12).
-fn check(ctx: &Context, solver: &Solver, timeout_ms: u64, cancel: &AtomicBool) -> SatResult {
+///
+/// Also answers whether an interrupt was sent. The answer of a check that was interrupted is not trusted,
+/// whatever it says: Z3 4.8.12 can answer `sat` with a bogus (all-zero) model when cancelled inside its
+/// preprocessing, and a cancellation that races with the end of a check leaves the context cancelled for
+/// the next one. Callers report such a check as a time-out.
+fn check(ctx: &Context, solver: &Solver, timeout_ms: u64, cancel: &AtomicBool) -> (SatResult, bool) {
+    let interrupted = AtomicBool::new(false);
+    let interrupted_ref = &interrupted;
     let handle = ctx.handle();
     let (done, wait) = std::sync::mpsc::channel::<()>();
     let deadline =
         (timeout_ms > 0).then(|| std::time::Instant::now() + std::time::Duration::from_millis(timeout_ms));
-    std::thread::scope(|scope| {
+    let result = std::thread::scope(|scope| {
         scope.spawn(move || loop {
             let step = match deadline {
                 Some(deadline) => deadline
@@ -265,6 +302,7 @@ fn check(ctx: &Context, solver: &Solver, timeout_ms: u64, cancel: &AtomicBool) -
                     // Repeated until the check returns: an interrupt that arrives before Z3 enters the
                     // interruptible part of the check is lost.
                     if cancel.load(Ordering::SeqCst) || deadline.is_some_and(|deadline| std::time::Instant::now() >= deadline) {
+                        interrupted_ref.store(true, Ordering::SeqCst);
                         handle.interrupt();
                     }
                 }
@@ -274,7 +312,12 @@ fn check(ctx: &Context, solver: &Solver, timeout_ms: u64, cancel: &AtomicBool) -
         let result = solver.check();
         drop(done);
         result
-    })
+    });
+    (result, interrupted.load(Ordering::SeqCst))
+}
+
+fn timed_out(query: &Query, what: &str) -> Outcome {
+    unknown(UnknownKind::Timeout, format!("Z3 timed out after {} ms while proving {what}", query.timeout_ms))
 }
 
 /// Z3's reasons for an interrupted or timed-out check.
@@ -317,15 +360,15 @@ fn observe(terms: &[Term], assignment: &[(String, u64)]) -> Vec<Value> {
 
 /// Evaluates the query exactly at `assignment`: `Some(violation)` when the facts hold and the goal fails
 /// (or is undefined), `None` when the point does not refute the goal.
-fn confirm(query: &Query, facts: &[Term], assignment: &[(String, u64)]) -> Option<Violation> {
-    let inputs: HashMap<String, Value> = assignment.iter().map(|(name, value)| (name.clone(), Value::Bits(*value))).collect();
-    let facts_hold = match Program::new(facts) {
-        Ok(program) => program.run_named(&inputs).roots.iter().all(|value| *value == Value::Bits(1)),
-        Err(_) => false,
-    };
-    if !facts_hold {
+///
+/// The facts checked are *all* the query's facts, including those the encodings dropped (float math): a
+/// solver model only refutes the goal where every fact really holds, so a model that needed a dropped fact
+/// to be ignored is not reported as a counterexample.
+fn confirm(query: &Query, assignment: &[(String, u64)]) -> Option<Violation> {
+    if !facts_hold(query, assignment) {
         return None;
     }
+    let inputs: HashMap<String, Value> = assignment.iter().map(|(name, value)| (name.clone(), Value::Bits(*value))).collect();
     let program = Program::new(std::slice::from_ref(query.goal)).ok()?;
     let evaluation = program.run_named(&inputs);
     match (evaluation.undefined, evaluation.roots.first()) {
@@ -333,6 +376,18 @@ fn confirm(query: &Query, facts: &[Term], assignment: &[(String, u64)]) -> Optio
         (None, Some(Value::Bits(1))) => None,
         (None, Some(Value::Bits(_))) => Some(Violation::Goal),
         (None, _) => Some(Violation::Undefined("the goal evaluates to poison".into())),
+    }
+}
+
+/// Whether every fact of the query (dropped ones included) evaluates to true at `assignment`.
+fn facts_hold(query: &Query, assignment: &[(String, u64)]) -> bool {
+    if query.facts.is_empty() {
+        return true;
+    }
+    let inputs: HashMap<String, Value> = assignment.iter().map(|(name, value)| (name.clone(), Value::Bits(*value))).collect();
+    match Program::new(query.facts) {
+        Ok(program) => program.run_named(&inputs).roots.iter().all(|value| *value == Value::Bits(1)),
+        Err(_) => false,
     }
 }
 
@@ -378,7 +433,11 @@ fn prove_bv(query: &Query, facts: &[Term], cancel: &AtomicBool) -> Outcome {
         let all: Vec<&Bool> = conditions.iter().map(|(_, condition)| condition).collect();
         solver.push();
         solver.assert(&Bool::and(&ctx, &all).not());
-        match check(&ctx, &solver, query.timeout_ms, cancel) {
+        let (result, interrupted) = check(&ctx, &solver, query.timeout_ms, cancel);
+        if interrupted {
+            return timed_out(query, "definedness of the goal");
+        }
+        match result {
             SatResult::Unsat => {}
             SatResult::Unknown => {
                 return unknown(unknown_kind(&solver), unknown_reason(&solver, "definedness of the goal", query.timeout_ms))
@@ -393,8 +452,22 @@ fn prove_bv(query: &Query, facts: &[Term], cancel: &AtomicBool) -> Outcome {
                     .map(|(what, _)| what.clone())
                     .unwrap_or_else(|| "an undefined operation".into());
                 let assignment = assignment(&model);
+                // Re-run exactly: the facts hold and the goal's evaluation hits undefined behaviour (or
+                // fails outright). Otherwise say why nothing is reported.
+                let violation = match confirm(query, &assignment) {
+                    Some(Violation::Goal) => Violation::Goal,
+                    Some(Violation::Undefined(_)) => Violation::Undefined(failing),
+                    None => {
+                        let (kind, why) = if !facts_hold(query, &assignment) {
+                            (UnknownKind::Unsupported, "a possible undefined operation depends on facts the encoding cannot express".into())
+                        } else {
+                            (UnknownKind::Solver, format!("possible {failing}, not reproduced by the exact evaluator"))
+                        };
+                        return unknown(kind, why);
+                    }
+                };
                 let observed = observe(query.observe, &assignment);
-                return Outcome::Refuted(Counterexample { assignment, observed, violation: Violation::Undefined(failing) });
+                return Outcome::Refuted(Counterexample { assignment, observed, violation });
             }
         }
         solver.pop(1);
@@ -402,7 +475,11 @@ fn prove_bv(query: &Query, facts: &[Term], cancel: &AtomicBool) -> Outcome {
 
     // 2. The goal.
     solver.assert(&goal.not());
-    match check(&ctx, &solver, query.timeout_ms, cancel) {
+    let (result, interrupted) = check(&ctx, &solver, query.timeout_ms, cancel);
+    if interrupted {
+        return timed_out(query, "the goal");
+    }
+    match result {
         SatResult::Unsat => Outcome::Proved,
         SatResult::Unknown => unknown(unknown_kind(&solver), unknown_reason(&solver, "the goal", query.timeout_ms)),
         SatResult::Sat => {
@@ -411,11 +488,14 @@ fn prove_bv(query: &Query, facts: &[Term], cancel: &AtomicBool) -> Outcome {
             };
             let assignment = assignment(&model);
             // Cross-check with the exact evaluator: the facts hold and the goal fails at this point.
-            let Some(violation) = confirm(query, facts, &assignment) else {
-                return unknown(
-                    UnknownKind::Solver,
-                    "Z3's counterexample does not reproduce with the exact evaluator (encoding disagreement)".into(),
-                );
+            let Some(violation) = confirm(query, &assignment) else {
+                trace(|| format!("not reproduced: {assignment:?} for goal {} under {:?}", query.goal, query.facts));
+                let why = if facts.len() < query.facts.len() {
+                    "the only counterexamples found violate facts the encoding cannot express (float math)"
+                } else {
+                    "Z3's counterexample does not reproduce with the exact evaluator (encoding disagreement)"
+                };
+                return unknown(UnknownKind::Solver, why.into());
             };
             let observed = observe(query.observe, &assignment);
             Outcome::Refuted(Counterexample { assignment, observed, violation })
@@ -560,7 +640,11 @@ fn prove_int(query: &Query, facts: &[Term], cancel: &AtomicBool) -> Option<Outco
         obligation = Bool::and(&ctx, &parts);
     }
     solver.assert(&obligation.not());
-    match check(&ctx, &solver, query.timeout_ms, cancel) {
+    let (result, interrupted) = check(&ctx, &solver, query.timeout_ms, cancel);
+    if interrupted {
+        return None;
+    }
+    match result {
         SatResult::Unsat => Some(Outcome::Proved),
         SatResult::Unknown => None,
         SatResult::Sat => {
@@ -572,7 +656,7 @@ fn prove_int(query: &Query, facts: &[Term], cancel: &AtomicBool) -> Option<Outco
                     (name.clone(), model.eval(&var, true).and_then(|v| v.as_u64()).unwrap_or(0))
                 })
                 .collect();
-            let violation = confirm(query, facts, &assignment)?;
+            let violation = confirm(query, &assignment)?;
             let observed = observe(query.observe, &assignment);
             Some(Outcome::Refuted(Counterexample { assignment, observed, violation }))
         }

@@ -504,7 +504,7 @@ impl Term {
                 term.rebuild(&children)
             };
             let folded = match (rebuilt.width(), children.iter().all(|c| c.as_const().is_some()) && !children.is_empty()) {
-                (Some(width), true) if rebuilt.validate().is_ok() => match crate::eval::Program::new(&[rebuilt.clone()]) {
+                (Some(width), true) if rebuilt.validate().is_ok() => match crate::eval::Program::new(std::slice::from_ref(&rebuilt)) {
                     Ok(program) => {
                         let evaluation = program.run(&[]);
                         match (evaluation.undefined, evaluation.roots.first()) {

@@ -142,6 +142,28 @@ pub fn attribute(op: MlirOperation, name: &str) -> Option<MlirAttribute> {
     (!attribute.ptr.is_null()).then_some(attribute)
 }
 
+/// Whether `op` carries `name` as an attribute or a (unit) property, such as `disjoint` of
+/// `affine.linearize_index`.
+pub fn has_flag(op: MlirOperation, name: &str) -> bool {
+    if attribute(op, name).is_some() {
+        return true;
+    }
+    let text = melior::StringRef::new(name);
+    let inherent = unsafe { mlir_sys::mlirOperationGetInherentAttributeByName(op, text.to_raw()) };
+    if !inherent.ptr.is_null() {
+        return true;
+    }
+    // Unit properties may not convert to an attribute: read the printed properties.
+    let printed = unsafe { melior::ir::OperationRef::from_raw(op) };
+    use melior::ir::operation::OperationLike;
+    let flags = melior::ir::operation::OperationPrintingFlags::new().print_generic_operation_form().use_local_scope();
+    printed
+        .to_string_with_flags(flags)
+        .ok()
+        .and_then(|text| text.split_once("<{").map(|(_, rest)| rest.split("}>").next().unwrap_or("").to_string()))
+        .is_some_and(|properties| properties.split(',').any(|entry| entry.trim() == name))
+}
+
 pub fn has_unit_attribute(op: MlirOperation, name: &str) -> bool {
     attribute(op, name).is_some_and(|attribute| unsafe { mlirAttributeIsAUnit(attribute) })
 }

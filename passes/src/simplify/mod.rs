@@ -205,11 +205,13 @@ fn dying(root: MlirValue, read: &HashSet<Key>, dead_ops: &HashSet<Key>, keep: &H
         for index in 0..ir::result_count(op) {
             let Some(value) = ir::result(op, index) else { continue };
             let key = ir::key(value);
-            let users = ir::users(value);
+            let users: Vec<MlirOperation> =
+                ir::users(value).into_iter().filter(|user| !dead_ops.contains(&ir::op_key(*user))).collect();
+            // Unused results (e.g. of a delinearization whose other results were replaced) die too.
             let dies = key == ir::key(root)
                 || (!keep.contains(&key)
-                    && read.contains(&key)
-                    && users.iter().all(|user| dying_ops.contains(&ir::op_key(*user)) || dead_ops.contains(&ir::op_key(*user))));
+                    && (read.contains(&key) || users.is_empty())
+                    && users.iter().all(|user| dying_ops.contains(&ir::op_key(*user))));
             if dies {
                 if key == ir::key(root) || !users.is_empty() {
                     result.cost = result.cost + value_cost(value);
@@ -315,7 +317,10 @@ fn plan_root(ranges: &mut Ranges, smt: &mut SmtProver, value: MlirValue, dead_op
 /// One round over every root; returns whether anything changed.
 fn round(root: MlirOperation, verify: bool, smt: &mut SmtProver, summary: &mut Summary, dead: &mut Dead) -> bool {
     let mut ranges = Ranges::new(root);
-    let roots = collect_roots(root, &dead.ops);
+    // Last roots first: they contain earlier ones, whose `disjoint` promises are in scope only while the
+    // `affine.linearize_index` carrying them is still in the cone.
+    let mut roots = collect_roots(root, &dead.ops);
+    roots.reverse();
     let dead_ops = &mut dead.ops;
     let dead_list = &mut dead.list;
     let mut changed = false;
@@ -346,7 +351,7 @@ fn round(root: MlirOperation, verify: bool, smt: &mut SmtProver, summary: &mut S
             continue;
         }
         if verify {
-            let verdict = validate::validate(&mut ranges, value, new_value, &plan.scoped, 10_000);
+            let verdict = validate::validate(&mut ranges, value, new_value, &plan.scoped, 3_000);
             let complaint = match verdict {
                 validate::Verdict::Proved => None,
                 validate::Verdict::Refuted(assignment) => Some(format!(

@@ -101,6 +101,7 @@ pub struct Ranges {
     memo: HashMap<Key, Interval>,
     in_progress: HashSet<Key>,
     depth: usize,
+    cuts: usize,
     /// Assumptions not in the block defining their value: `(assumption, value, REL, other)`; they hold where
     /// the assumption dominates (see `Engine::collect_scoped_facts`).
     dominating: Vec<(MlirOperation, MlirValue, Rel, MlirValue)>,
@@ -123,6 +124,7 @@ impl Ranges {
             memo: HashMap::new(),
             in_progress: HashSet::new(),
             depth: 0,
+            cuts: 0,
             dominating: Vec::new(),
         };
         ir::walk(root, &mut |op| ranges.collect(op));
@@ -298,15 +300,21 @@ impl Ranges {
             return Some(*known);
         }
         if self.in_progress.contains(&key) || self.depth > MAX_DEPTH {
+            self.cuts += 1;
             return Some(Interval::full(width));
         }
         self.in_progress.insert(key);
         self.depth += 1;
+        let cuts = self.cuts;
         let derived = self.derive(value, width).unwrap_or(Interval::full(width));
-        let refined = self.apply_facts(value, derived, width);
+        // An exact value needs no facts (and asking them would only run into cycles).
+        let refined = if derived.lo == derived.hi { derived } else { self.apply_facts(value, derived, width) };
         self.depth -= 1;
         self.in_progress.remove(&key);
-        self.memo.insert(key, refined);
+        // A result that met a cut cycle may be less precise than the value deserves: keep it only at the top.
+        if self.cuts == cuts || self.depth == 0 {
+            self.memo.insert(key, refined);
+        }
         Some(refined)
     }
 

@@ -1141,7 +1141,7 @@ impl Linearize {
         if basis.len() != index_count && basis.len() + 1 != index_count {
             return None;
         }
-        let disjoint = ir::attribute(op, "disjoint").is_some();
+        let disjoint = ir::has_flag(op, "disjoint");
         Some(Linearize { indices: operands[..index_count].to_vec(), basis, disjoint })
     }
 

@@ -31,9 +31,15 @@ struct Encoder<'r> {
     premises: Vec<Term>,
     collect_premises: bool,
     ops: usize,
+    /// The width 64-bit values are encoded at: smaller when every value involved is known to stay below
+    /// 2^(width − 1), where narrower arithmetic computes exactly the same values (and Z3 bit-blasts far fewer
+    /// gates).
+    width: u32,
 }
 
 const MAX_OPS: usize = 2_000;
+/// Input points the enumeration fallback may visit.
+const EXHAUSTIVE_LIMIT: u64 = 1 << 17;
 
 impl Encoder<'_> {
     fn leaf(&mut self, value: MlirValue, width: u32) -> Term {
@@ -53,6 +59,7 @@ impl Encoder<'_> {
         if width > 64 {
             return None;
         }
+        let width = if width == 64 { self.width } else { width };
         self.ops += 1;
         if self.ops > MAX_OPS {
             return None;
@@ -70,7 +77,7 @@ impl Encoder<'_> {
 
     fn index_bound(&mut self, bound: Bound) -> Option<Term> {
         match bound {
-            Bound::Const(value) => Some(Term::index(value)),
+            Bound::Const(value) => Some(Term::constant(value, self.width)),
             Bound::Value(value) => self.value(value),
         }
     }
@@ -123,19 +130,19 @@ impl Encoder<'_> {
                     let size = self.index_bound(*bound)?;
                     if self.collect_premises {
                         // Non-positive sizes are undefined for affine index ops.
-                        self.premises.push(Term::cmp(lego_smt::Pred::Sgt, &size, &Term::index(0)));
+                        self.premises.push(Term::cmp(lego_smt::Pred::Sgt, &size, &Term::constant(0, self.width)));
                     }
                     sizes.push(size);
                 }
-                let mut divisor = Term::index(1);
+                let mut divisor = Term::constant(1, self.width);
                 for k in index + 1..results {
                     divisor = divisor.mul(sizes.get(k - offset)?);
                 }
-                let quotient = floor_div(&x, &divisor);
+                let quotient = floor_div(&x, &divisor, self.width);
                 if index == 0 {
                     return Some(Some(quotient));
                 }
-                Some(Some(floor_mod(&quotient, sizes.get(index - offset)?)))
+                Some(Some(floor_mod(&quotient, sizes.get(index - offset)?, self.width)))
             }
             _ => Some(None),
         }
@@ -148,17 +155,18 @@ impl Encoder<'_> {
             let value = self.leaves[next];
             next += 1;
             let Some(width) = ir::width(value) else { continue };
+            let width = if width == 64 { self.width } else { width };
             let Some(term) = self.terms.get(&ir::key(value)).cloned() else { continue };
             if let Some(interval) = self.ranges.interval(value) {
                 if interval.lo > 0 {
                     facts.push(term.uge(&Term::constant(interval.lo, width)));
                 }
-                if interval.hi < max_of(width) {
+                if interval.hi < max_of(width) && interval.hi <= max_of(self.width) {
                     facts.push(term.ule(&Term::constant(interval.hi, width)));
                 }
             }
             for (rel, other) in self.ranges.relations(value) {
-                if ir::width(other) != Some(width) {
+                if ir::width(other) != ir::width(value) {
                     continue;
                 }
                 let saved = self.collect_premises;
@@ -183,18 +191,60 @@ fn relation(term: &Term, rel: Rel, other: &Term) -> Term {
 }
 
 /// Floor division of signed values (affine `floordiv`) for a positive divisor.
-fn floor_div(x: &Term, divisor: &Term) -> Term {
+fn floor_div(x: &Term, divisor: &Term, width: u32) -> Term {
     let quotient = Term::bin(lego_smt::BinOp::DivS, x, divisor);
     let remainder = Term::bin(lego_smt::BinOp::RemS, x, divisor);
-    let negative = Term::cmp(lego_smt::Pred::Slt, &remainder, &Term::index(0));
-    Term::select(&negative, &quotient.sub(&Term::index(1)), &quotient)
+    let negative = Term::cmp(lego_smt::Pred::Slt, &remainder, &Term::constant(0, width));
+    Term::select(&negative, &quotient.sub(&Term::constant(1, width)), &quotient)
 }
 
 /// Non-negative modulo (affine `mod`) for a positive divisor.
-fn floor_mod(x: &Term, divisor: &Term) -> Term {
+fn floor_mod(x: &Term, divisor: &Term, width: u32) -> Term {
     let remainder = Term::bin(lego_smt::BinOp::RemS, x, divisor);
-    let negative = Term::cmp(lego_smt::Pred::Slt, &remainder, &Term::index(0));
+    let negative = Term::cmp(lego_smt::Pred::Slt, &remainder, &Term::constant(0, width));
     Term::select(&negative, &remainder.add(divisor), &remainder)
+}
+
+/// The largest value any 64-bit value of the cones of `roots` may take (intervals; delinearize divisors
+/// included), or `None` when some value is not bounded below 2^63.
+fn largest_value(ranges: &mut Ranges, roots: &[MlirValue]) -> Option<u64> {
+    let mut largest = 1u64;
+    let mut seen = HashSet::new();
+    let mut stack = roots.to_vec();
+    while let Some(value) = stack.pop() {
+        if !seen.insert(ir::key(value)) || seen.len() > MAX_OPS {
+            continue;
+        }
+        if ir::width(value) == Some(64) {
+            largest = largest.max(ranges.interval(value)?.hi);
+        }
+        let Some(op) = ir::defining_op(value) else { continue };
+        if !super::rules::is_expression_op(op) && !matches!(ir::op_name(op), "arith.ori" | "arith.xori") {
+            continue;
+        }
+        if ir::op_name(op) == "affine.delinearize_index" {
+            let delinearize = Delinearize::read(op)?;
+            let mut product: u64 = 1;
+            for bound in &delinearize.basis {
+                let hi = match bound {
+                    Bound::Const(c) => *c,
+                    Bound::Value(v) => ranges.interval(*v)?.hi,
+                };
+                product = product.checked_mul(hi)?;
+            }
+            largest = largest.max(product);
+        }
+        if ir::op_name(op) == "affine.linearize_index" {
+            let linearize = Linearize::read(op)?;
+            for bound in linearize.inner_sizes() {
+                if let Bound::Const(c) = bound {
+                    largest = largest.max(c);
+                }
+            }
+        }
+        stack.extend(ir::operands(op));
+    }
+    (largest < 1 << 62).then_some(largest)
 }
 
 /// Proves `new == old` under the facts of `ranges` (and the premises of `old`, see the module docs).
@@ -205,7 +255,13 @@ pub fn validate(
     scoped: &[(MlirValue, Rel, Bound)],
     timeout_ms: u64,
 ) -> Verdict {
+    let width = match largest_value(ranges, &[old, new]) {
+        Some(largest) => (66 - largest.leading_zeros()).clamp(8, 64),
+        None => 64,
+    };
+    tracing::debug!(target: "lego", "translation validation at {width} bits");
     let mut encoder = Encoder {
+        width,
         ranges,
         terms: HashMap::new(),
         leaves: Vec::new(),
@@ -230,7 +286,24 @@ pub fn validate(
     facts.extend(encoder.premises.iter().cloned());
     facts.extend(scoped_facts);
     let goal = new_term.eq(&old_term);
-    match lego_smt::prove(&Query { goal: &goal, facts: &facts, observe: &[], timeout_ms }) {
+    let mut outcome = lego_smt::prove(&Query { goal: &goal, facts: &facts, observe: &[], timeout_ms });
+    if let Outcome::Unknown(_) = outcome {
+        // Bit-blasted division by a variable is hard for Z3; a small input box is checked point by point
+        // instead (every point: a proof too).
+        let mut domains = Vec::new();
+        for (position, leaf) in encoder.leaves.iter().enumerate() {
+            let Some(interval) = encoder.ranges.interval(*leaf) else { continue };
+            domains.push(lego_smt::Domain {
+                name: format!("v{position}"),
+                lo: interval.lo,
+                hi: interval.hi.saturating_add(1),
+            });
+        }
+        if let Outcome::Proved = lego_smt::exhaustive(&goal, &facts, &[], &domains, EXHAUSTIVE_LIMIT) {
+            outcome = Outcome::Proved;
+        }
+    }
+    match outcome {
         Outcome::Proved => Verdict::Proved,
         Outcome::Refuted(counterexample) => Verdict::Refuted(
             counterexample.assignment.iter().map(|(name, value)| format!("{name} = {value}")).collect::<Vec<_>>().join(", "),
