@@ -5,7 +5,7 @@
 
 LLVM_PREFIX  := /usr/lib/llvm-22
 APT_PACKAGES := llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libpolly-22-dev libclang-22-dev \
-                libz3-dev libzstd-dev libxml2-dev zlib1g-dev python3-psutil
+                libz3-dev libzstd-dev libxml2-dev zlib1g-dev python3-psutil g++
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CARGO        ?= cargo
 # lit, FileCheck, not and mlir-translate come from Debian's LLVM 22 packages.

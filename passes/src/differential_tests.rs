@@ -182,3 +182,13 @@ fn normalized_lowering_matches_the_reference_algebra() {
     eprintln!("normalization + lego-to-arith: {checked} cases agree in {:.1?}", started.elapsed());
     assert!(checked >= requested_cases());
 }
+
+/// The whole `lego-lower` pipeline (simplification and strength reduction included) must compute the same
+/// values: the simplifier's rewrites are exact, not just plausible.
+#[test]
+fn lego_lower_matches_the_reference_algebra() {
+    let started = std::time::Instant::now();
+    let checked = run_differential("lego-lower", requested_cases());
+    eprintln!("lego-lower: {checked} cases agree in {:.1?}", started.elapsed());
+    assert!(checked >= requested_cases());
+}

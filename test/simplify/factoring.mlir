@@ -115,7 +115,7 @@ func.func @shifts(%i: index, %j: index) -> (index, index) {
 // i64 values are simplified like index values; narrower integers are left alone.
 // CHECK-LABEL: func.func @integers
 // CHECK-SAME: (%[[X:.*]]: i64, %[[Y:.*]]: i32)
-// CHECK: arith.subi %[[Y]]
+// CHECK: arith.subi %{{.*}}, %[[Y]] : i32
 // CHECK: return %[[X]]
 func.func @integers(%x: i64, %y: i32) -> (i64, i32) {
   %s = arith.addi %x, %x : i64

@@ -96,6 +96,8 @@ pub fn simplify(root: MlirOperation, verify_rewrites: bool) -> Summary {
 struct Dead {
     ops: HashSet<Key>,
     list: Vec<MlirOperation>,
+    /// Roots whose rewrite translation validation rejected (reported once, not retried).
+    rejected: HashSet<Key>,
 }
 
 /// Whether `user` reads `value` as part of its own index expression.
@@ -321,18 +323,19 @@ fn round(root: MlirOperation, verify: bool, smt: &mut SmtProver, summary: &mut S
     // `affine.linearize_index` carrying them is still in the cone.
     let mut roots = collect_roots(root, &dead.ops);
     roots.reverse();
-    let dead_ops = &mut dead.ops;
-    let dead_list = &mut dead.list;
     let mut changed = false;
     for value in roots {
         let Some(def) = ir::defining_op(value) else { continue };
-        if dead_ops.contains(&ir::op_key(def)) || !ir::users(value).iter().any(|user| !dead_ops.contains(&ir::op_key(*user))) {
+        if dead.ops.contains(&ir::op_key(def))
+            || dead.rejected.contains(&ir::key(value))
+            || !ir::users(value).iter().any(|user| !dead.ops.contains(&ir::op_key(*user)))
+        {
             continue;
         }
         let r#type = ir::value_type(value);
         // Plan with the partial rule forms guarded by the local estimate, and eagerly; keep the better one.
-        let guarded = plan_root(&mut ranges, smt, value, dead_ops, false);
-        let eager = plan_root(&mut ranges, smt, value, dead_ops, true);
+        let guarded = plan_root(&mut ranges, smt, value, &dead.ops, false);
+        let eager = plan_root(&mut ranges, smt, value, &dead.ops, true);
         let plan = match (guarded, eager) {
             (Some(a), Some(b)) => Some(if b.saving() > a.saving() { b } else { a }),
             (a, b) => a.or(b),
@@ -344,7 +347,7 @@ fn round(root: MlirOperation, verify: bool, smt: &mut SmtProver, summary: &mut S
         }
         let mut materializer = Materializer::new(def, r#type, &plan.values);
         let Some(new_value) = materializer.emit(&plan.expr) else {
-            dead_list.extend(materializer.created.iter().copied());
+            dead.list.extend(materializer.created.iter().copied());
             continue;
         };
         if ir::key(new_value) == ir::key(value) {
@@ -365,7 +368,8 @@ fn round(root: MlirOperation, verify: bool, smt: &mut SmtProver, summary: &mut S
                 let location = unsafe { melior::ir::Location::from_raw(mlir_sys::mlirOperationGetLocation(def)) };
                 lego_dialect::verify::emit_error(location, &message);
                 summary.rejected_by_validation += 1;
-                dead_list.extend(materializer.created.iter().copied());
+                dead.rejected.insert(ir::key(value));
+                dead.list.extend(materializer.created.iter().copied());
                 continue;
             }
         }
@@ -373,8 +377,8 @@ fn round(root: MlirOperation, verify: bool, smt: &mut SmtProver, summary: &mut S
         summary.rewrites += 1;
         summary.rules.extend(plan.firings.iter().copied());
         for op in plan.freed.ops {
-            if dead_ops.insert(ir::op_key(op)) {
-                dead_list.push(op);
+            if dead.ops.insert(ir::op_key(op)) {
+                dead.list.push(op);
             }
         }
         changed = true;

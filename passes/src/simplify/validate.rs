@@ -31,6 +31,10 @@ struct Encoder<'r> {
     premises: Vec<Term>,
     collect_premises: bool,
     ops: usize,
+    /// Quotient/remainder variables of divisions by constants, by (dividend term, divisor).
+    divisions: HashMap<(usize, u64), (Term, Term)>,
+    /// Their defining constraints.
+    definitions: Vec<Term>,
     /// The width 64-bit values are encoded at: smaller when every value involved is known to stay below
     /// 2^(width − 1), where narrower arithmetic computes exactly the same values (and Z3 bit-blasts far fewer
     /// gates).
@@ -102,6 +106,10 @@ impl Encoder<'_> {
             "arith.xori" => binary(self, Term::bitxor),
             "arith.divui" | "arith.remui" => {
                 let (a, b) = (operand(self, 0)?, operand(self, 1)?);
+                if let Some(divisor) = b.as_const().filter(|c| *c >= 1) {
+                    let (quotient, remainder) = self.divide_by_constant(&a, divisor, width);
+                    return Some(Some(if name == "arith.divui" { quotient } else { remainder }));
+                }
                 if self.collect_premises {
                     self.premises.push(b.ne(&Term::constant(0, width)));
                 }
@@ -146,6 +154,24 @@ impl Encoder<'_> {
             }
             _ => Some(None),
         }
+    }
+
+    /// `a divui c` and `a remui c` for a constant `c ≥ 1` as fresh variables `q`, `r` constrained by
+    /// `a = c·q + r`, `r < c`, `q ≤ ⌊max / c⌋` (so `c·q` cannot wrap): exactly one pair satisfies them, the
+    /// true quotient and remainder, and Z3 needs no division circuit (which it handles badly).
+    fn divide_by_constant(&mut self, a: &Term, divisor: u64, width: u32) -> (Term, Term) {
+        let key = (a.id(), divisor);
+        if let Some(pair) = self.divisions.get(&key) {
+            return pair.clone();
+        }
+        let n = self.divisions.len();
+        let (q, r) = (Term::var(format!("q{n}"), width), Term::var(format!("r{n}"), width));
+        let c = Term::constant(divisor, width);
+        self.definitions.push(a.eq(&c.mul(&q).add(&r)));
+        self.definitions.push(r.ult(&c));
+        self.definitions.push(q.ule(&Term::constant(max_of(width) / divisor, width)));
+        self.divisions.insert(key, (q.clone(), r.clone()));
+        (q, r)
     }
 
     fn facts(&mut self) -> Vec<Term> {
@@ -261,6 +287,8 @@ pub fn validate(
     };
     tracing::debug!(target: "lego", "translation validation at {width} bits");
     let mut encoder = Encoder {
+        divisions: HashMap::new(),
+        definitions: Vec::new(),
         width,
         ranges,
         terms: HashMap::new(),
@@ -284,6 +312,7 @@ pub fn validate(
     }
     let mut facts = encoder.facts();
     facts.extend(encoder.premises.iter().cloned());
+    facts.extend(encoder.definitions.iter().cloned());
     facts.extend(scoped_facts);
     let goal = new_term.eq(&old_term);
     let mut outcome = lego_smt::prove(&Query { goal: &goal, facts: &facts, observe: &[], timeout_ms });
