@@ -68,7 +68,9 @@ pub fn cost_of(exprs: &[&Expr]) -> Cost {
                 return;
             }
             cost.ops += 1;
-            if matches!(kind, BinKind::Div | BinKind::Rem) {
+            // By a power of two they become a shift or a mask (lego-strength-reduction).
+            let cheap = matches!(**b, Expr::Const(c) if c.is_power_of_two());
+            if matches!(kind, BinKind::Div | BinKind::Rem) && !cheap {
                 cost.divrem += 1;
             }
             visit(a, seen, cost);
@@ -90,19 +92,34 @@ pub struct Planner<'p, 'e, 'r> {
     pub reusable: &'p dyn Fn(MlirValue) -> bool,
     pub values: HashMap<Key, MlirValue>,
     memo: HashMap<Poly, Expr>,
+    /// Values known to compute a polynomial (by its canonical text), from every root planned so far this
+    /// round: what other roots' rewrites created, and what engines read.
+    pub known: &'p HashMap<String, Vec<MlirValue>>,
     _marker: std::marker::PhantomData<&'e ()>,
 }
 
 impl<'p, 'e, 'r> Planner<'p, 'e, 'r> {
-    pub fn new(engine: &'p mut Engine<'r>, reusable: &'p dyn Fn(MlirValue) -> bool) -> Self {
-        Planner { engine, reusable, values: HashMap::new(), memo: HashMap::new(), _marker: std::marker::PhantomData }
+    pub fn new(
+        engine: &'p mut Engine<'r>,
+        reusable: &'p dyn Fn(MlirValue) -> bool,
+        known: &'p HashMap<String, Vec<MlirValue>>,
+    ) -> Self {
+        Planner { engine, reusable, values: HashMap::new(), memo: HashMap::new(), known, _marker: std::marker::PhantomData }
     }
 
     fn existing(&mut self, poly: &Poly) -> Option<Expr> {
-        let candidates = self.engine.by_poly.get(poly)?.clone();
+        let mut candidates = self.engine.by_poly.get(poly).cloned().unwrap_or_default();
+        if let Some(known) = self.known.get(&self.engine.canonical_poly(poly)) {
+            candidates.extend(known.iter().copied());
+        }
         let value = candidates.into_iter().find(|value| (self.reusable)(*value))?;
         self.values.insert(ir::key(value), value);
         Some(Expr::Value(ir::key(value)))
+    }
+
+    /// The planned polynomials with their expressions, by canonical text (to register what gets emitted).
+    pub fn planned(&self) -> Vec<(String, Expr)> {
+        self.memo.iter().map(|(poly, expr)| (self.engine.canonical_poly(poly), expr.clone())).collect()
     }
 
     pub fn atom(&mut self, id: AtomId) -> Expr {
@@ -279,6 +296,14 @@ pub struct Materializer<'m> {
 impl<'m> Materializer<'m> {
     pub fn new(anchor: MlirOperation, r#type: MlirType, values: &'m HashMap<Key, MlirValue>) -> Self {
         Materializer { anchor, r#type, values, cache: HashMap::new(), created: Vec::new() }
+    }
+
+    /// The value emitted for `expr`, if it was.
+    pub fn value_of(&self, expr: &Expr) -> Option<MlirValue> {
+        match expr {
+            Expr::Value(key) => self.values.get(key).copied(),
+            _ => self.cache.get(expr).copied(),
+        }
     }
 
     pub fn emit(&mut self, expr: &Expr) -> Option<MlirValue> {

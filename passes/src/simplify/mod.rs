@@ -11,7 +11,8 @@
 //! semantics agree).
 //!
 //! With `verify-rewrites=true` every rewrite is also proved equal to what it replaces by Z3, reading both
-//! from the IR ([`validate`]); a rewrite that cannot be proved is not applied and reported as an error.
+//! from the IR ([`validate`]); a rewrite that cannot be proved is not applied and reported (a warning when Z3
+//! could not decide, an error with the counterexample when it refuted the rewrite — a simplifier bug).
 //!
 //! Without facts nothing is guessed: a division by a value that may be zero, or a sum that may wrap
 //! around, is left as written (`-debug`-style logs under `RUST_LOG=lego=debug` say which condition failed).
@@ -24,7 +25,10 @@ pub mod rules;
 pub mod smt;
 pub mod validate;
 
-use crate::external::{LegoPass, PassFailure, PassId};
+use crate::{
+    diagnostics::Severity,
+    external::{LegoPass, PassFailure, PassId},
+};
 use cost::{Cost, Expr, Materializer, Planner};
 use ir::Key;
 use mlir_sys::{MlirOperation, MlirValue};
@@ -130,7 +134,10 @@ fn collect_roots(root: MlirOperation, dead: &HashSet<Key>) -> Vec<MlirValue> {
             if ir::width(value) != Some(64) {
                 continue;
             }
-            if ir::users(value).into_iter().any(|user| !dead.contains(&ir::op_key(user)) && !absorbs(user, value)) {
+            // Results of affine index ops are roots of their own: shared by several expressions, they are
+            // only replaced (by unsigned arithmetic) when rewritten as values.
+            let affine = ir::op_name(op).starts_with("affine.");
+            if affine || ir::users(value).into_iter().any(|user| !dead.contains(&ir::op_key(user)) && !absorbs(user, value)) {
                 roots.push(value);
             }
         }
@@ -217,6 +224,11 @@ fn dying(root: MlirValue, read: &HashSet<Key>, dead_ops: &HashSet<Key>, keep: &H
             if dies {
                 if key == ir::key(root) || !users.is_empty() {
                     result.cost = result.cost + value_cost(value);
+                    // Replacing a result of an affine index op by our unsigned arithmetic is worth it even
+                    // at equal cost: upstream expands those ops with signed corrections.
+                    if ir::op_name(op).starts_with("affine.") {
+                        result.removes_affine = true;
+                    }
                 }
                 result.values.insert(key);
             } else {
@@ -256,6 +268,9 @@ struct Plan {
     firings: Vec<&'static str>,
     unproved: Vec<String>,
     scoped: Vec<(MlirValue, ranges::Rel, rules::Bound)>,
+    /// Canonical texts of the planned polynomials with their expressions, and of the values read.
+    planned: Vec<(String, Expr)>,
+    read_known: Vec<(String, MlirValue)>,
 }
 
 impl Plan {
@@ -272,7 +287,14 @@ impl Plan {
     }
 }
 
-fn plan_root(ranges: &mut Ranges, smt: &mut SmtProver, value: MlirValue, dead_ops: &HashSet<Key>, eager: bool) -> Option<Plan> {
+fn plan_root(
+    ranges: &mut Ranges,
+    smt: &mut SmtProver,
+    value: MlirValue,
+    dead_ops: &HashSet<Key>,
+    known: &HashMap<String, Vec<MlirValue>>,
+    eager: bool,
+) -> Option<Plan> {
     let def = ir::defining_op(value)?;
     let r#type = ir::value_type(value);
     let mut engine = Engine::new(ranges, std::mem::take(smt));
@@ -289,10 +311,19 @@ fn plan_root(ranges: &mut Ranges, smt: &mut SmtProver, value: MlirValue, dead_op
             && ir::dominates(candidate, def)
             && ir::value_type(candidate).ptr == r#type.ptr
     };
-    let mut planner = Planner::new(&mut engine, &reusable);
+    let mut planner = Planner::new(&mut engine, &reusable, known);
     let expr = planner.poly(&simplified);
     let values = std::mem::take(&mut planner.values);
+    let planned = planner.planned();
     drop(planner);
+    let read_known: Vec<(String, MlirValue)> = engine
+        .by_poly
+        .iter()
+        .flat_map(|(poly, values)| {
+            let text = engine.canonical_poly(poly);
+            values.iter().map(move |value| (text.clone(), *value))
+        })
+        .collect();
     let plan = {
         let mut keep = HashSet::new();
         referenced_values(&expr, &mut keep);
@@ -309,6 +340,8 @@ fn plan_root(ranges: &mut Ranges, smt: &mut SmtProver, value: MlirValue, dead_op
                 firings: engine.firings.iter().map(|firing| firing.rule).collect(),
                 unproved: std::mem::take(&mut engine.unproved),
                 scoped: engine.scoped_facts(),
+                planned,
+                read_known,
             })
         }
     };
@@ -323,6 +356,7 @@ fn round(root: MlirOperation, verify: bool, smt: &mut SmtProver, summary: &mut S
     // `affine.linearize_index` carrying them is still in the cone.
     let mut roots = collect_roots(root, &dead.ops);
     roots.reverse();
+    let mut known: HashMap<String, Vec<MlirValue>> = HashMap::new();
     let mut changed = false;
     for value in roots {
         let Some(def) = ir::defining_op(value) else { continue };
@@ -334,13 +368,16 @@ fn round(root: MlirOperation, verify: bool, smt: &mut SmtProver, summary: &mut S
         }
         let r#type = ir::value_type(value);
         // Plan with the partial rule forms guarded by the local estimate, and eagerly; keep the better one.
-        let guarded = plan_root(&mut ranges, smt, value, &dead.ops, false);
-        let eager = plan_root(&mut ranges, smt, value, &dead.ops, true);
+        let guarded = plan_root(&mut ranges, smt, value, &dead.ops, &known, false);
+        let eager = plan_root(&mut ranges, smt, value, &dead.ops, &known, true);
         let plan = match (guarded, eager) {
             (Some(a), Some(b)) => Some(if b.saving() > a.saving() { b } else { a }),
             (a, b) => a.or(b),
         };
         let Some(plan) = plan else { continue };
+        for (text, value) in &plan.read_known {
+            known.entry(text.clone()).or_default().push(*value);
+        }
         summary.unproved.extend(plan.unproved.iter().cloned());
         if !plan.worth_it() {
             continue;
@@ -355,18 +392,21 @@ fn round(root: MlirOperation, verify: bool, smt: &mut SmtProver, summary: &mut S
         }
         if verify {
             let verdict = validate::validate(&mut ranges, value, new_value, &plan.scoped, 3_000);
+            // A refuted rewrite is a bug of the simplifier (error); one Z3 could not decide is a warning.
             let complaint = match verdict {
                 validate::Verdict::Proved => None,
-                validate::Verdict::Refuted(assignment) => Some(format!(
-                    "lego-arith-simplification: rewrite refuted by Z3 (counterexample: {assignment}); left unchanged"
+                validate::Verdict::Refuted(assignment) => Some((
+                    Severity::Error,
+                    format!("lego-arith-simplification: rewrite refuted by Z3 (counterexample: {assignment}); left unchanged"),
                 )),
-                validate::Verdict::Unknown(why) => {
-                    Some(format!("lego-arith-simplification: could not prove the rewrite of this value ({why}); left unchanged"))
-                }
+                validate::Verdict::Unknown(why) => Some((
+                    Severity::Warning,
+                    format!("lego-arith-simplification: could not prove the rewrite of this value ({why}); left unchanged"),
+                )),
             };
-            if let Some(message) = complaint {
+            if let Some((severity, message)) = complaint {
                 let location = unsafe { melior::ir::Location::from_raw(mlir_sys::mlirOperationGetLocation(def)) };
-                lego_dialect::verify::emit_error(location, &message);
+                crate::diagnostics::emit(location, severity, &message);
                 summary.rejected_by_validation += 1;
                 dead.rejected.insert(ir::key(value));
                 dead.list.extend(materializer.created.iter().copied());
@@ -374,6 +414,11 @@ fn round(root: MlirOperation, verify: bool, smt: &mut SmtProver, summary: &mut S
             }
         }
         unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(value, new_value) };
+        for (text, expr) in &plan.planned {
+            if let Some(emitted) = materializer.value_of(expr) {
+                known.entry(text.clone()).or_default().push(emitted);
+            }
+        }
         summary.rewrites += 1;
         summary.rules.extend(plan.firings.iter().copied());
         for op in plan.freed.ops {
@@ -408,20 +453,6 @@ fn erase_unused(ops: &[MlirOperation]) {
             break;
         }
     }
-}
-
-/// Maps each root to its simplified form without touching the IR (for tests).
-pub fn describe_roots(root: MlirOperation) -> HashMap<String, String> {
-    let mut ranges = Ranges::new(root);
-    let mut out = HashMap::new();
-    for value in collect_roots(root, &HashSet::new()) {
-        let mut engine = Engine::new(&mut ranges, SmtProver::default());
-        engine.collect_scoped_facts(value);
-        let poly = engine.poly_of(value);
-        let name = unsafe { melior::ir::Value::from_raw(value) }.to_string();
-        out.insert(name, engine.describe(&poly));
-    }
-    out
 }
 
 #[cfg(test)]

@@ -262,7 +262,8 @@ impl<'r> Engine<'r> {
         self.bounds_memo.insert(id, Bounds { lo: 0, hi: TWO_64 - 1 });
         let bounds = match self.atoms[id].clone() {
             Atom::Leaf(_) => {
-                let value = self.leaf_values[&id];
+                // Every leaf atom is created by `leaf`, which records its value.
+                let Some(value) = self.leaf_value(id) else { return Bounds { lo: 0, hi: TWO_64 - 1 } };
                 let mut interval = self.ranges.interval(value).unwrap_or(Interval::full(64));
                 for (rel, bound) in self.scoped.get(&ir::key(value)).cloned().unwrap_or_default() {
                     let other = self.bound_interval(bound);
@@ -442,7 +443,7 @@ impl<'r> Engine<'r> {
                 // Rule 3: (x mod d) < d for d ≠ 0.
                 Atom::Rem(_, divisor) if &divisor == q => return self.nonzero(q),
                 Atom::Leaf(_) => {
-                    let value = self.leaf_values[&atom];
+                    let Some(value) = self.leaf_value(atom) else { return false };
                     for (rel, bound) in self.relations(value) {
                         let other = self.bound_poly(bound);
                         let bounds = self.bounds(&other);
@@ -609,7 +610,13 @@ impl<'r> Engine<'r> {
         if !self.fits(&divisor) || !self.below_signed_limit(&divisor) {
             return None;
         }
-        let quotient = self.make_div(x, divisor);
+        // Divide size by size, innermost first (as B⁻¹ does): the chain shares its steps between results, and
+        // a power-of-two step after another division stays a shift (see `make_div`).
+        let mut quotient = x;
+        for k in (inner_start..results).rev() {
+            let size = basis.get(k - offset)?.clone();
+            quotient = self.make_div(quotient, size);
+        }
         if index == 0 {
             return Some(quotient);
         }
@@ -635,9 +642,10 @@ impl<'r> Engine<'r> {
                     self.fire("constant folding");
                     return Poly::constant(dividend / divisor);
                 }
-                // (x div a) div b → x div (a·b)
+                // (x div a) div b → x div (a·b) — but a power-of-two b after a division by another a stays
+                // (a shift of a quotient other values share).
                 if let Some(Atom::Div(inner, a)) = x.as_atom().map(|atom| self.atoms[atom].clone()) {
-                    if let Some(a) = a.as_constant().filter(|a| *a != 0) {
+                    if let Some(a) = a.as_constant().filter(|a| *a != 0 && (a.is_power_of_two() || !divisor.is_power_of_two())) {
                         if let Some(product) = a.checked_mul(divisor) {
                             self.fire("(x div a) div b → x div (a·b)");
                             return self.make_div(inner, Poly::constant(product));
@@ -892,7 +900,7 @@ impl<'r> Engine<'r> {
         format!("{} | {}", self.canonical_poly(poly), scoped.join(";"))
     }
 
-    fn canonical_poly(&self, poly: &Poly) -> String {
+    pub fn canonical_poly(&self, poly: &Poly) -> String {
         let mut terms: Vec<String> = poly
             .terms()
             .map(|(monomial, coefficient)| {
@@ -1074,7 +1082,7 @@ impl<'r> Engine<'r> {
     pub fn describe_atom(&self, id: AtomId) -> String {
         match &self.atoms[id] {
             Atom::Leaf(_) => {
-                let value = self.leaf_values[&id];
+                let Some(value) = self.leaf_value(id) else { return format!("v{id}") };
                 let text = unsafe { melior::ir::Value::from_raw(value) }.to_string();
                 // "%x = …" or "<block argument> of type 'index' at index: 0": keep the SSA name if present.
                 let name = text.split_whitespace().next().unwrap_or("?").to_string();

@@ -157,7 +157,7 @@ impl Encoder<'_> {
     }
 
     /// `a divui c` and `a remui c` for a constant `c ≥ 1` as fresh variables `q`, `r` constrained by
-    /// `a = c·q + r`, `r < c`, `q ≤ ⌊max / c⌋` (so `c·q` cannot wrap): exactly one pair satisfies them, the
+    /// `a = c·q + r`, `r < c`, `q ≤ ⌊max / c⌋` and `c·q ≤ max − r` (so neither `c·q` nor `c·q + r` wraps): exactly one pair satisfies them, the
     /// true quotient and remainder, and Z3 needs no division circuit (which it handles badly).
     fn divide_by_constant(&mut self, a: &Term, divisor: u64, width: u32) -> (Term, Term) {
         let key = (a.id(), divisor);
@@ -167,9 +167,12 @@ impl Encoder<'_> {
         let n = self.divisions.len();
         let (q, r) = (Term::var(format!("q{n}"), width), Term::var(format!("r{n}"), width));
         let c = Term::constant(divisor, width);
+        let max = Term::constant(max_of(width), width);
         self.definitions.push(a.eq(&c.mul(&q).add(&r)));
         self.definitions.push(r.ult(&c));
+        // c·q does not wrap, and neither does c·q + r.
         self.definitions.push(q.ule(&Term::constant(max_of(width) / divisor, width)));
+        self.definitions.push(c.mul(&q).ule(&max.sub(&r)));
         self.divisions.insert(key, (q.clone(), r.clone()));
         (q, r)
     }
