@@ -36,6 +36,8 @@ demo: build
 	./target/debug/lego-opt examples/paper-fig2.mlir
 	@echo "== the same, generic form"
 	./target/debug/lego-opt examples/paper-fig2.mlir --mlir-print-op-generic
+	@echo "== lowered to index arithmetic (lego-lower)"
+	./target/debug/lego-opt examples/paper-fig2.mlir --lego-lower
 
 cargo-test: setup
 	$(CARGO) test --workspace --locked
