@@ -1,6 +1,7 @@
 //! Parser for the custom forms of the dialect spec (`../shared/spec/dialect.md`), from the token after the op
 //! name to the end of the op. Messages follow MLIR's parser (`expected '[' after 'dims'`).
 
+use crate::ops::OpKind;
 use super::lexer::{Token, TokenKind};
 use super::model::{Dim, LegoOp, OpName, DYNAMIC};
 use super::parser::{parse_integer, Parsed, Parser};
@@ -137,48 +138,48 @@ impl<'a> Parser<'_, 'a> {
 
     fn op(&mut self, name: OpName, op_name: &str) -> Parsed<LegoOp> {
         match name {
-            OpName::Row => Ok(LegoOp::Row { dims: self.dims(op_name)?, ty: self.layout_type()? }),
-            OpName::Col => Ok(LegoOp::Col { dims: self.dims(op_name)?, ty: self.layout_type()? }),
-            OpName::RegP => {
+            OpName::Op(OpKind::Row) => Ok(LegoOp::Row { dims: self.dims(op_name)?, ty: self.layout_type()? }),
+            OpName::Op(OpKind::Col) => Ok(LegoOp::Col { dims: self.dims(op_name)?, ty: self.layout_type()? }),
+            OpName::Op(OpKind::RegP) => {
                 self.expect_word("perm", op_name)?;
                 let perm = self.perm()?;
                 self.expect_word("dims", "perm [...]")?;
                 Ok(LegoOp::RegP { perm, dims: self.dims("dims")?, ty: self.layout_type()? })
             }
-            OpName::GenP => self.gen_p(op_name),
-            OpName::OrderBy => {
+            OpName::Op(OpKind::GenP) => self.gen_p(op_name),
+            OpName::Op(OpKind::OrderBy) => {
                 Ok(LegoOp::OrderBy { objects: self.delimited_values("(", ")", op_name)?, ty: self.layout_type()? })
             }
-            OpName::GroupBy => {
+            OpName::Op(OpKind::GroupBy) => {
                 let dims = self.dims(op_name)?;
                 Ok(LegoOp::GroupBy { dims, objects: self.delimited_values("(", ")", "]")?, ty: self.layout_type()? })
             }
-            OpName::TileBy => {
+            OpName::Op(OpKind::TileBy) => {
                 let inner = self.value()?;
                 self.expect_word("tile_dims", &inner)?;
                 self.expect_punct("[", || "expected '[' after 'tile_dims'".to_string())?;
                 let levels = self.list_until_bracket(|parser| parser.dims("tile_dims"))?;
                 Ok(LegoOp::TileBy { inner, levels, ty: self.layout_type()? })
             }
-            OpName::ExpandBy => {
+            OpName::Op(OpKind::ExpandBy) => {
                 let inner = self.value()?;
                 self.expect_word("dims", &inner)?;
                 let dims = self.dims("dims")?;
                 self.expect_word("to", "dims [...]")?;
                 Ok(LegoOp::ExpandBy { inner, dims, to: self.dims("to")?, ty: self.layout_type()? })
             }
-            OpName::Apply => {
+            OpName::Op(OpKind::Apply) => {
                 let layout = self.value()?;
                 Ok(LegoOp::Apply { indices: self.delimited_values("(", ")", &layout)?, layout, ty: self.layout_type()? })
             }
-            OpName::ApplyInverse => self.apply_inverse(),
-            OpName::CastView => self.cast_view(),
-            OpName::Load => self.load(),
-            OpName::Store => self.store(),
-            OpName::Check => Ok(LegoOp::Check { address: self.value()?, dict: self.verbatim_dict()? }),
-            OpName::Assume => Ok(LegoOp::Assume { condition: self.value()? }),
-            OpName::AssumeBounds => self.assume_bounds(),
-            OpName::AssertApplyBounds => {
+            OpName::Op(OpKind::ApplyInverse) => self.apply_inverse(),
+            OpName::Op(OpKind::CastView) => self.cast_view(),
+            OpName::Op(OpKind::Load) => self.load(),
+            OpName::Op(OpKind::Store) => self.store(),
+            OpName::Op(OpKind::Check) => Ok(LegoOp::Check { address: self.value()?, dict: self.verbatim_dict()? }),
+            OpName::Op(OpKind::Assume) => Ok(LegoOp::Assume { condition: self.value()? }),
+            OpName::Op(OpKind::AssumeBounds) => self.assume_bounds(),
+            OpName::Op(OpKind::AssertApplyBounds) => {
                 let layout = self.value()?;
                 Ok(LegoOp::AssertApplyBounds {
                     indices: self.delimited_values("(", ")", &layout)?,
@@ -186,7 +187,7 @@ impl<'a> Parser<'_, 'a> {
                     ty: self.layout_type()?,
                 })
             }
-            OpName::AssertInvBounds => {
+            OpName::Op(OpKind::AssertInvBounds) => {
                 let layout = self.value()?;
                 Ok(LegoOp::AssertInvBounds { flat: self.delimited_values("(", ")", &layout)?, layout, ty: self.layout_type()? })
             }

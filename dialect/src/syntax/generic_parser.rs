@@ -6,6 +6,7 @@
 //! exactly the tokens it was read from, so anything the model cannot hold (an extra attribute, an odd type)
 //! makes the check fail and the op stays as printed.
 
+use crate::ops::OpKind;
 use super::lexer::{Token, TokenKind};
 use super::model::{BlockArg, Dim, LegoOp, OpName, DYNAMIC};
 use super::parser::{parse_integer, Parsed, Parser};
@@ -164,38 +165,38 @@ impl GenericOp<'_> {
         let layout_ty = || self.operand_types.first().cloned();
         let rest = |operands: &mut dyn Iterator<Item = String>| operands.collect::<Vec<_>>();
         let op = match op_name {
-            OpName::Row => LegoOp::Row { dims: dims("static_dims", operands)?, ty: single(&self.result_types)? },
-            OpName::Col => LegoOp::Col { dims: dims("static_dims", operands)?, ty: single(&self.result_types)? },
-            OpName::RegP => LegoOp::RegP {
+            OpName::Op(OpKind::Row) => LegoOp::Row { dims: dims("static_dims", operands)?, ty: single(&self.result_types)? },
+            OpName::Op(OpKind::Col) => LegoOp::Col { dims: dims("static_dims", operands)?, ty: single(&self.result_types)? },
+            OpName::Op(OpKind::RegP) => LegoOp::RegP {
                 perm: dense_i64(self.attribute(source, "perm")?)?,
                 dims: dims("static_dims", operands)?,
                 ty: single(&self.result_types)?,
             },
-            OpName::GenP => self.gen_p(dims("static_dims", operands)?, single(&self.result_types)?)?,
-            OpName::OrderBy => LegoOp::OrderBy { objects: rest(operands), ty: single(&self.result_types)? },
-            OpName::GroupBy => {
+            OpName::Op(OpKind::GenP) => self.gen_p(dims("static_dims", operands)?, single(&self.result_types)?)?,
+            OpName::Op(OpKind::OrderBy) => LegoOp::OrderBy { objects: rest(operands), ty: single(&self.result_types)? },
+            OpName::Op(OpKind::GroupBy) => {
                 LegoOp::GroupBy { dims: dims("static_dims", operands)?, objects: rest(operands), ty: single(&self.result_types)? }
             }
-            OpName::TileBy => {
+            OpName::Op(OpKind::TileBy) => {
                 let inner = operands.next()?;
                 let levels = tile_levels(self.attribute(source, "static_tile_dims")?)?;
                 let levels = levels.iter().map(|level| mixed_dims(level, operands)).collect::<Option<Vec<_>>>()?;
                 LegoOp::TileBy { inner, levels, ty: single(&self.result_types)? }
             }
-            OpName::ExpandBy => LegoOp::ExpandBy {
+            OpName::Op(OpKind::ExpandBy) => LegoOp::ExpandBy {
                 inner: operands.next()?,
                 dims: dims("static_dims", operands)?,
                 to: dims("static_to_dims", operands)?,
                 ty: single(&self.result_types)?,
             },
-            OpName::Apply => LegoOp::Apply { layout: operands.next()?, indices: rest(operands), ty: layout_ty()? },
-            OpName::ApplyInverse => LegoOp::ApplyInverse {
+            OpName::Op(OpKind::Apply) => LegoOp::Apply { layout: operands.next()?, indices: rest(operands), ty: layout_ty()? },
+            OpName::Op(OpKind::ApplyInverse) => LegoOp::ApplyInverse {
                 layout: operands.next()?,
                 flat: rest(operands),
                 ty: layout_ty()?,
                 results: self.result_types.clone(),
             },
-            OpName::CastView => match (self.operands.as_slice(), self.operand_types.as_slice()) {
+            OpName::Op(OpKind::CastView) => match (self.operands.as_slice(), self.operand_types.as_slice()) {
                 ([memref, layout], [memref_ty, layout_ty]) => LegoOp::CastView {
                     memref: memref.clone(),
                     layout: layout.clone(),
@@ -205,27 +206,27 @@ impl GenericOp<'_> {
                 },
                 _ => return None,
             },
-            OpName::Load => LegoOp::Load {
+            OpName::Op(OpKind::Load) => LegoOp::Load {
                 view: operands.next()?,
                 indices: rest(operands),
                 types: self.operand_types.clone(),
                 element: single(&self.result_types)?,
             },
-            OpName::Store => LegoOp::Store {
+            OpName::Op(OpKind::Store) => LegoOp::Store {
                 value: operands.next()?,
                 view: operands.next()?,
                 indices: rest(operands),
                 types: self.operand_types.clone(),
             },
-            OpName::Check => {
+            OpName::Op(OpKind::Check) => {
                 let dict = self
                     .dict
                     .as_ref()
                     .map(|dict| source.text[source.toks[dict.open].offset..source.toks[dict.close].end()].to_string());
                 LegoOp::Check { address: operands.next()?, dict }
             }
-            OpName::Assume => LegoOp::Assume { condition: operands.next()? },
-            OpName::AssumeBounds => {
+            OpName::Op(OpKind::Assume) => LegoOp::Assume { condition: operands.next()? },
+            OpName::Op(OpKind::AssumeBounds) => {
                 let value = operands.next()?;
                 let sizes = dense_i64(self.attribute(source, "operandSegmentSizes")?)?;
                 let (lb, ub) = match sizes.as_slice() {
@@ -234,10 +235,10 @@ impl GenericOp<'_> {
                 };
                 LegoOp::AssumeBounds { value, lb, ub }
             }
-            OpName::AssertApplyBounds => {
+            OpName::Op(OpKind::AssertApplyBounds) => {
                 LegoOp::AssertApplyBounds { layout: operands.next()?, indices: rest(operands), ty: layout_ty()? }
             }
-            OpName::AssertInvBounds => {
+            OpName::Op(OpKind::AssertInvBounds) => {
                 LegoOp::AssertInvBounds { layout: operands.next()?, flat: rest(operands), ty: layout_ty()? }
             }
             OpName::Yield => LegoOp::Yield { values: self.operands.clone(), types: self.operand_types.clone() },

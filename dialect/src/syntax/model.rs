@@ -4,6 +4,7 @@
 //! `gen_p` is rendered in pieces (header, middle, trailer) because its region bodies are not part of the
 //! model: the rewriters copy them from the input between the pieces.
 
+use crate::ops::OpKind;
 use std::fmt::{self, Write as _};
 
 /// `ShapedType::kDynamic`: the `static_dims` entry of an SSA dimension.
@@ -138,61 +139,28 @@ pub(crate) enum LegoOp {
     },
 }
 
-/// The op names of the custom syntax, without the `lego.` prefix.
+/// The op names of the custom syntax: every dialect op ([`OpKind`], the one list of them), plus `lego.yield`,
+/// which only exists in custom syntax (generically it is the upstream `smt.yield`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum OpName {
-    Row,
-    Col,
-    RegP,
-    GenP,
-    OrderBy,
-    GroupBy,
-    TileBy,
-    ExpandBy,
-    Apply,
-    ApplyInverse,
-    CastView,
-    Load,
-    Store,
-    Check,
-    Assume,
-    AssumeBounds,
-    AssertApplyBounds,
-    AssertInvBounds,
+    Op(OpKind),
     Yield,
 }
-
-const OP_NAMES: [(OpName, &str); 19] = [
-    (OpName::Row, "row"),
-    (OpName::Col, "col"),
-    (OpName::RegP, "reg_p"),
-    (OpName::GenP, "gen_p"),
-    (OpName::OrderBy, "order_by"),
-    (OpName::GroupBy, "group_by"),
-    (OpName::TileBy, "tile_by"),
-    (OpName::ExpandBy, "expand_by"),
-    (OpName::Apply, "apply"),
-    (OpName::ApplyInverse, "apply_inverse"),
-    (OpName::CastView, "cast_view"),
-    (OpName::Load, "load"),
-    (OpName::Store, "store"),
-    (OpName::Check, "check"),
-    (OpName::Assume, "assume"),
-    (OpName::AssumeBounds, "assume_bounds"),
-    (OpName::AssertApplyBounds, "assert_apply_bounds"),
-    (OpName::AssertInvBounds, "assert_inv_bounds"),
-    (OpName::Yield, "yield"),
-];
 
 impl OpName {
     /// `name` is the full op name, `lego.row`.
     pub fn parse(name: &str) -> Option<Self> {
-        let suffix = name.strip_prefix("lego.")?;
-        OP_NAMES.iter().find(|(_, text)| *text == suffix).map(|&(op, _)| op)
+        if name == "lego.yield" {
+            return Some(OpName::Yield);
+        }
+        OpKind::from_name(name).map(OpName::Op)
     }
 
     pub fn suffix(self) -> &'static str {
-        OP_NAMES.iter().find(|(op, _)| *op == self).map_or("", |&(_, text)| text)
+        match self {
+            OpName::Op(kind) => kind.name().strip_prefix("lego.").unwrap_or(kind.name()),
+            OpName::Yield => "yield",
+        }
     }
 }
 
@@ -296,24 +264,24 @@ fn entry_label(label: &str, args: &[BlockArg]) -> String {
 impl LegoOp {
     pub fn name(&self) -> OpName {
         match self {
-            LegoOp::Row { .. } => OpName::Row,
-            LegoOp::Col { .. } => OpName::Col,
-            LegoOp::RegP { .. } => OpName::RegP,
-            LegoOp::GenP { .. } => OpName::GenP,
-            LegoOp::OrderBy { .. } => OpName::OrderBy,
-            LegoOp::GroupBy { .. } => OpName::GroupBy,
-            LegoOp::TileBy { .. } => OpName::TileBy,
-            LegoOp::ExpandBy { .. } => OpName::ExpandBy,
-            LegoOp::Apply { .. } => OpName::Apply,
-            LegoOp::ApplyInverse { .. } => OpName::ApplyInverse,
-            LegoOp::CastView { .. } => OpName::CastView,
-            LegoOp::Load { .. } => OpName::Load,
-            LegoOp::Store { .. } => OpName::Store,
-            LegoOp::Check { .. } => OpName::Check,
-            LegoOp::Assume { .. } => OpName::Assume,
-            LegoOp::AssumeBounds { .. } => OpName::AssumeBounds,
-            LegoOp::AssertApplyBounds { .. } => OpName::AssertApplyBounds,
-            LegoOp::AssertInvBounds { .. } => OpName::AssertInvBounds,
+            LegoOp::Row { .. } => OpName::Op(OpKind::Row),
+            LegoOp::Col { .. } => OpName::Op(OpKind::Col),
+            LegoOp::RegP { .. } => OpName::Op(OpKind::RegP),
+            LegoOp::GenP { .. } => OpName::Op(OpKind::GenP),
+            LegoOp::OrderBy { .. } => OpName::Op(OpKind::OrderBy),
+            LegoOp::GroupBy { .. } => OpName::Op(OpKind::GroupBy),
+            LegoOp::TileBy { .. } => OpName::Op(OpKind::TileBy),
+            LegoOp::ExpandBy { .. } => OpName::Op(OpKind::ExpandBy),
+            LegoOp::Apply { .. } => OpName::Op(OpKind::Apply),
+            LegoOp::ApplyInverse { .. } => OpName::Op(OpKind::ApplyInverse),
+            LegoOp::CastView { .. } => OpName::Op(OpKind::CastView),
+            LegoOp::Load { .. } => OpName::Op(OpKind::Load),
+            LegoOp::Store { .. } => OpName::Op(OpKind::Store),
+            LegoOp::Check { .. } => OpName::Op(OpKind::Check),
+            LegoOp::Assume { .. } => OpName::Op(OpKind::Assume),
+            LegoOp::AssumeBounds { .. } => OpName::Op(OpKind::AssumeBounds),
+            LegoOp::AssertApplyBounds { .. } => OpName::Op(OpKind::AssertApplyBounds),
+            LegoOp::AssertInvBounds { .. } => OpName::Op(OpKind::AssertInvBounds),
             LegoOp::Yield { .. } => OpName::Yield,
         }
     }
@@ -549,10 +517,14 @@ mod tests {
 
     #[test]
     fn op_names_round_trip() {
-        for (op, suffix) in OP_NAMES {
+        let every = OpKind::ALL.into_iter().map(OpName::Op).chain([OpName::Yield]);
+        for op in every {
+            let suffix = op.suffix();
             assert_eq!(OpName::parse(&format!("lego.{suffix}")), Some(op));
-            assert_eq!(op.suffix(), suffix);
         }
+        assert_eq!(OpName::Op(OpKind::RegP).suffix(), "reg_p");
+        assert_eq!(OpName::Op(OpKind::AssertInvBounds).suffix(), "assert_inv_bounds");
+        assert_eq!(OpName::Yield.suffix(), "yield");
         assert_eq!(OpName::parse("lego.foo"), None);
         assert_eq!(OpName::parse("row"), None);
     }

@@ -1,6 +1,7 @@
 //! Custom → generic: rewrites every custom lego op of a text to the generic form of docs/generic-form.md and
 //! copies everything else (upstream ops, generic ops, comments, whitespace) verbatim.
 
+use crate::ops::OpKind;
 use super::custom_parser::{parse_op, ParsedOp};
 use super::generic_parser::parse_generic_op;
 use super::lexer::TokenKind;
@@ -82,7 +83,7 @@ impl Rewriter<'_, '_> {
         let result = match OpName::parse(name.text) {
             None => Err(name.error(format!("custom op '{}' is unknown", name.text))),
             Some(OpName::Yield) if !scope.in_gen_p => Err(first.error("'lego.yield' op expects parent op 'lego.gen_p'")),
-            Some(OpName::GenP) if scope.too_deep() => Err(first.error("'lego.gen_p' regions are nested too deeply")),
+            Some(OpName::Op(OpKind::GenP)) if scope.too_deep() => Err(first.error("'lego.gen_p' regions are nested too deeply")),
             Some(op_name) => parse_op(self.source, op_name, head.name, hi),
         };
         match result {
