@@ -114,20 +114,43 @@ fn flats(layout: &Layout, rng: &mut SplitMix64) -> Vec<u64> {
     }
 }
 
-/// Runs the differential test through `lowering` (pipeline text before the upstream CPU path). Returns the
-/// number of (layout, index) pairs checked; panics with a reproducible description on the first mismatch.
+/// One differential run. `decorate` may add text to each layout's functions before parsing (the simplifier's
+/// tests add the range facts a lowering may state).
+pub(crate) struct Run<'a> {
+    /// Pipeline text before the upstream CPU path.
+    pub lowering: &'a str,
+    pub wanted: usize,
+    pub seed: u64,
+    pub config: RandomConfig,
+    /// `(functions of one layout, the layout, its position in the batch) -> text`.
+    pub decorate: &'a dyn Fn(&str, &Layout, usize) -> String,
+}
+
+/// The default run through `lowering`: seed, symbolic share and case count from the environment.
 fn run_differential(lowering: &str, wanted: usize) -> usize {
+    run_differential_with(&Run {
+        lowering,
+        wanted,
+        seed: seed(),
+        config: RandomConfig { symbolic_percent: symbolic_percent(), ..RandomConfig::default() },
+        decorate: &|functions, _, _| functions.to_string(),
+    })
+}
+
+/// Runs the differential test. Returns the number of (layout, index) pairs checked; panics with a
+/// reproducible description on the first mismatch.
+pub(crate) fn run_differential_with(run: &Run<'_>) -> usize {
+    let (lowering, wanted, config) = (run.lowering, run.wanted, &run.config);
     let context = lego_dialect::create_context().expect("the lego dialect registers");
     melior::utility::register_all_llvm_translations(&context);
     let registry = Registry::default();
-    let config = RandomConfig { symbolic_percent: symbolic_percent(), ..RandomConfig::default() };
-    let mut rng = SplitMix64::new(seed());
+    let mut rng = SplitMix64::new(run.seed);
     let mut checked = 0usize;
     let mut batch_number = 0;
     while checked < wanted {
         let cases: Vec<Case> = (0..BATCH)
             .map(|_| {
-                let layout = random_layout(&mut rng, &config);
+                let layout = random_layout(&mut rng, config);
                 Case { symbolic: layout.symbolic_sizes(), layout }
             })
             .collect();
@@ -137,7 +160,7 @@ fn run_differential(lowering: &str, wanted: usize) -> usize {
                 .unwrap_or_else(|error| panic!("cannot emit {}: {error}", case.layout));
             // emit_module wraps in `module { ... }`: keep the functions only.
             let body = module.trim_end().strip_prefix("module {\n").and_then(|t| t.strip_suffix('}')).unwrap_or(&module);
-            text.push_str(body);
+            text.push_str(&(run.decorate)(body, &case.layout, position));
         }
         text.push_str("}\n");
         let engine = compile(&context, &registry, &text, lowering).unwrap_or_else(|error| panic!("{error}"));
