@@ -59,7 +59,7 @@ fn emit_c_interfaces(context: &Context, module: &Module) {
     }
 }
 
-fn compile<'c>(context: &'c Context, registry: &Registry, text: &str, lowering: &str) -> Result<ExecutionEngine, String> {
+fn compile(context: &Context, registry: &Registry, text: &str, lowering: &str) -> Result<ExecutionEngine, String> {
     let mut module = lego_dialect::source::parse(context, "differential.mlir", text)
         .map_err(|error| format!("{error}\n{text}"))?;
     emit_c_interfaces(context, &module);
