@@ -1,13 +1,12 @@
 // Corpus of bench/index-ops/run.sh: one function per case (// ----- separated). Each applies a layout to
-// indices that carry the in-range facts a lowering states for them (semantics.md leaves out-of-range inputs
-// unspecified): `lego.assume_bounds %i ub : dim`, and symbolic sizes between 1 and 2^15 (2^10 for the 3-d bricks).
+// plain function arguments: the in-range facts of the indices come from the layout itself (lego-lower's
+// lego-to-arith{assume-bounds=true} states them; semantics.md leaves out-of-range inputs unspecified). The
+// symbolic cases add what a user knows about their sizes: between 1 and 2^15 (2^10 for the 3-d bricks).
 
 // spec: row [4, 8]
 func.func @spec_row(%i: index, %j: index) -> index {
   %c4 = arith.constant 4 : index
   %c8 = arith.constant 8 : index
-  lego.assume_bounds %i ub : %c4
-  lego.assume_bounds %j ub : %c8
   %l = lego.row [4, 8] : !lego.layout
   %f = lego.apply %l(%i, %j) : !lego.layout
   return %f : index
@@ -18,8 +17,6 @@ func.func @spec_row(%i: index, %j: index) -> index {
 func.func @spec_col(%i: index, %j: index) -> index {
   %c4 = arith.constant 4 : index
   %c8 = arith.constant 8 : index
-  lego.assume_bounds %i ub : %c4
-  lego.assume_bounds %j ub : %c8
   %l = lego.col [4, 8] : !lego.layout
   %f = lego.apply %l(%i, %j) : !lego.layout
   return %f : index
@@ -31,10 +28,6 @@ func.func @spec_tile(%a: index, %b: index, %i: index, %j: index) -> index {
   %c2 = arith.constant 2 : index
   %c3 = arith.constant 3 : index
   %c4 = arith.constant 4 : index
-  lego.assume_bounds %a ub : %c2
-  lego.assume_bounds %b ub : %c4
-  lego.assume_bounds %i ub : %c4
-  lego.assume_bounds %j ub : %c3
   %r = lego.row [8, 12] : !lego.layout
   %o = lego.order_by(%r) : !lego.layout
   %l = lego.tile_by %o tile_dims [[2, 4], [4, 3]] : !lego.layout
@@ -46,7 +39,6 @@ func.func @spec_tile(%a: index, %b: index, %i: index, %j: index) -> index {
 // spec example 3, inverse
 func.func @spec_tile_inverse(%x: index) -> (index, index, index, index) {
   %c96 = arith.constant 96 : index
-  lego.assume_bounds %x ub : %c96
   %r = lego.row [8, 12] : !lego.layout
   %o = lego.order_by(%r) : !lego.layout
   %l = lego.tile_by %o tile_dims [[2, 4], [4, 3]] : !lego.layout
@@ -59,8 +51,6 @@ func.func @spec_tile_inverse(%x: index) -> (index, index, index, index) {
 func.func @fig2(%i: index, %j: index) -> index {
   %c6 = arith.constant 6 : index
   %c4 = arith.constant 4 : index
-  lego.assume_bounds %i ub : %c6
-  lego.assume_bounds %j ub : %c4
   %swap = lego.reg_p perm [1, 0] dims [2, 2] : !lego.layout
   %rev = lego.gen_p [3, 2] apply (%a: index, %b: index) {
     %c1 = arith.constant 1 : index
@@ -90,8 +80,6 @@ func.func @fig2(%i: index, %j: index) -> index {
 // O2 = order_by(reg_p perm [0, 2, 1, 3] dims [2, 3, 2, 3])
 func.func @fig6(%i: index, %j: index) -> index {
   %c6 = arith.constant 6 : index
-  lego.assume_bounds %i ub : %c6
-  lego.assume_bounds %j ub : %c6
   %p2 = lego.reg_p perm [0, 2, 1, 3] dims [2, 3, 2, 3] : !lego.layout
   %o2 = lego.order_by(%p2) : !lego.layout
   %swap = lego.reg_p perm [1, 0] dims [2, 2] : !lego.layout
@@ -129,10 +117,6 @@ func.func @matmul_a_row(%ti: index, %tk: index, %i: index, %k: index) -> index {
   %c16 = arith.constant 16 : index
   %c32 = arith.constant 32 : index
   %c64 = arith.constant 64 : index
-  lego.assume_bounds %ti ub : %c16
-  lego.assume_bounds %tk ub : %c16
-  lego.assume_bounds %i ub : %c64
-  lego.assume_bounds %k ub : %c32
   %r = lego.row [1024, 512] : !lego.layout
   %o = lego.order_by(%r) : !lego.layout
   %l = lego.tile_by %o tile_dims [[16, 16], [64, 32]] : !lego.layout
@@ -146,10 +130,6 @@ func.func @matmul_a_col(%ti: index, %tk: index, %i: index, %k: index) -> index {
   %c16 = arith.constant 16 : index
   %c32 = arith.constant 32 : index
   %c64 = arith.constant 64 : index
-  lego.assume_bounds %ti ub : %c16
-  lego.assume_bounds %tk ub : %c16
-  lego.assume_bounds %i ub : %c64
-  lego.assume_bounds %k ub : %c32
   %r = lego.col [1024, 512] : !lego.layout
   %o = lego.order_by(%r) : !lego.layout
   %l = lego.tile_by %o tile_dims [[16, 16], [64, 32]] : !lego.layout
@@ -164,10 +144,6 @@ func.func @matmul_b_row(%tk: index, %tn: index, %k: index, %n: index) -> index {
   %c16 = arith.constant 16 : index
   %c32 = arith.constant 32 : index
   %c64 = arith.constant 64 : index
-  lego.assume_bounds %tk ub : %c16
-  lego.assume_bounds %tn ub : %c4
-  lego.assume_bounds %k ub : %c32
-  lego.assume_bounds %n ub : %c64
   %r = lego.row [512, 256] : !lego.layout
   %o = lego.order_by(%r) : !lego.layout
   %l = lego.tile_by %o tile_dims [[16, 4], [32, 64]] : !lego.layout
@@ -182,10 +158,6 @@ func.func @matmul_b_col(%tk: index, %tn: index, %k: index, %n: index) -> index {
   %c16 = arith.constant 16 : index
   %c32 = arith.constant 32 : index
   %c64 = arith.constant 64 : index
-  lego.assume_bounds %tk ub : %c16
-  lego.assume_bounds %tn ub : %c4
-  lego.assume_bounds %k ub : %c32
-  lego.assume_bounds %n ub : %c64
   %r = lego.col [512, 256] : !lego.layout
   %o = lego.order_by(%r) : !lego.layout
   %l = lego.tile_by %o tile_dims [[16, 4], [32, 64]] : !lego.layout
@@ -199,10 +171,6 @@ func.func @matmul_c_row(%ti: index, %tn: index, %i: index, %n: index) -> index {
   %c4 = arith.constant 4 : index
   %c16 = arith.constant 16 : index
   %c64 = arith.constant 64 : index
-  lego.assume_bounds %ti ub : %c16
-  lego.assume_bounds %tn ub : %c4
-  lego.assume_bounds %i ub : %c64
-  lego.assume_bounds %n ub : %c64
   %r = lego.row [1024, 256] : !lego.layout
   %o = lego.order_by(%r) : !lego.layout
   %l = lego.tile_by %o tile_dims [[16, 4], [64, 64]] : !lego.layout
@@ -216,10 +184,6 @@ func.func @matmul_c_col(%ti: index, %tn: index, %i: index, %n: index) -> index {
   %c4 = arith.constant 4 : index
   %c16 = arith.constant 16 : index
   %c64 = arith.constant 64 : index
-  lego.assume_bounds %ti ub : %c16
-  lego.assume_bounds %tn ub : %c4
-  lego.assume_bounds %i ub : %c64
-  lego.assume_bounds %n ub : %c64
   %r = lego.col [1024, 256] : !lego.layout
   %o = lego.order_by(%r) : !lego.layout
   %l = lego.tile_by %o tile_dims [[16, 4], [64, 64]] : !lego.layout
@@ -235,11 +199,6 @@ func.func @permute5(%a: index, %b: index, %c: index, %d: index, %e: index) -> in
   %c8 = arith.constant 8 : index
   %c16 = arith.constant 16 : index
   %c32 = arith.constant 32 : index
-  lego.assume_bounds %a ub : %c8
-  lego.assume_bounds %b ub : %c16
-  lego.assume_bounds %c ub : %c4
-  lego.assume_bounds %d ub : %c32
-  lego.assume_bounds %e ub : %c2
   %p = lego.reg_p perm [0, 3, 1, 4, 2] dims [8, 16, 4, 32, 2] : !lego.layout
   %o = lego.order_by(%p) : !lego.layout
   %l = lego.group_by [8, 16, 4, 32, 2](%o) : !lego.layout
@@ -252,12 +211,6 @@ func.func @permute5(%a: index, %b: index, %c: index, %d: index, %e: index) -> in
 func.func @bricks(%x: index, %y: index, %z: index, %u: index, %v: index, %w: index) -> index {
   %c4 = arith.constant 4 : index
   %c16 = arith.constant 16 : index
-  lego.assume_bounds %x ub : %c16
-  lego.assume_bounds %y ub : %c16
-  lego.assume_bounds %z ub : %c16
-  lego.assume_bounds %u ub : %c4
-  lego.assume_bounds %v ub : %c4
-  lego.assume_bounds %w ub : %c4
   %r = lego.row [64, 64, 64] : !lego.layout
   %o = lego.order_by(%r) : !lego.layout
   %l = lego.tile_by %o tile_dims [[16, 16, 16], [4, 4, 4]] : !lego.layout
@@ -269,7 +222,6 @@ func.func @bricks(%x: index, %y: index, %z: index, %u: index, %v: index, %w: ind
 // bricks, inverse
 func.func @bricks_inverse(%f: index) -> (index, index, index, index, index, index) {
   %c262144 = arith.constant 262144 : index
-  lego.assume_bounds %f ub : %c262144
   %r = lego.row [64, 64, 64] : !lego.layout
   %o = lego.order_by(%r) : !lego.layout
   %l = lego.tile_by %o tile_dims [[16, 16, 16], [4, 4, 4]] : !lego.layout
@@ -282,10 +234,6 @@ func.func @bricks_inverse(%f: index) -> (index, index, index, index, index, inde
 func.func @lud(%a: index, %b: index, %c: index, %d: index) -> index {
   %c4 = arith.constant 4 : index
   %c16 = arith.constant 16 : index
-  lego.assume_bounds %a ub : %c4
-  lego.assume_bounds %b ub : %c4
-  lego.assume_bounds %c ub : %c16
-  lego.assume_bounds %d ub : %c16
   %r = lego.row [64, 64] : !lego.layout
   %o = lego.order_by(%r) : !lego.layout
   %l = lego.group_by [4, 4, 16, 16](%o) : !lego.layout
@@ -300,8 +248,6 @@ func.func @sym_row(%i: index, %j: index, %m: index, %n: index) -> index {
   %lim = arith.constant 32768 : index
   lego.assume_bounds %m lb : %c1 ub : %lim
   lego.assume_bounds %n lb : %c1 ub : %lim
-  lego.assume_bounds %i ub : %m
-  lego.assume_bounds %j ub : %n
   %l = lego.row [%m, %n] : !lego.layout
   %f = lego.apply %l(%i, %j) : !lego.layout
   return %f : index
@@ -316,10 +262,6 @@ func.func @sym_matmul_a_row(%ti: index, %tk: index, %i: index, %k: index, %mt: i
   lego.assume_bounds %kt lb : %c1 ub : %lim
   lego.assume_bounds %bm lb : %c1 ub : %lim
   lego.assume_bounds %bk lb : %c1 ub : %lim
-  lego.assume_bounds %ti ub : %mt
-  lego.assume_bounds %tk ub : %kt
-  lego.assume_bounds %i ub : %bm
-  lego.assume_bounds %k ub : %bk
   %m = arith.muli %mt, %bm : index
   %kk = arith.muli %kt, %bk : index
   %r = lego.row [%m, %kk] : !lego.layout
@@ -338,10 +280,6 @@ func.func @sym_matmul_a_col(%ti: index, %tk: index, %i: index, %k: index, %mt: i
   lego.assume_bounds %kt lb : %c1 ub : %lim
   lego.assume_bounds %bm lb : %c1 ub : %lim
   lego.assume_bounds %bk lb : %c1 ub : %lim
-  lego.assume_bounds %ti ub : %mt
-  lego.assume_bounds %tk ub : %kt
-  lego.assume_bounds %i ub : %bm
-  lego.assume_bounds %k ub : %bk
   %m = arith.muli %mt, %bm : index
   %kk = arith.muli %kt, %bk : index
   %r = lego.col [%m, %kk] : !lego.layout
@@ -358,12 +296,6 @@ func.func @sym_bricks(%x: index, %y: index, %z: index, %u: index, %v: index, %w:
   %lim = arith.constant 1024 : index
   lego.assume_bounds %nb lb : %c1 ub : %lim
   lego.assume_bounds %b lb : %c1 ub : %lim
-  lego.assume_bounds %x ub : %nb
-  lego.assume_bounds %y ub : %nb
-  lego.assume_bounds %z ub : %nb
-  lego.assume_bounds %u ub : %b
-  lego.assume_bounds %v ub : %b
-  lego.assume_bounds %w ub : %b
   %n = arith.muli %nb, %b : index
   %r = lego.row [%n, %n, %n] : !lego.layout
   %o = lego.order_by(%r) : !lego.layout
@@ -379,10 +311,6 @@ func.func @sym_lud(%a: index, %b: index, %c: index, %d: index, %rr: index, %t: i
   %lim = arith.constant 32768 : index
   lego.assume_bounds %rr lb : %c1 ub : %lim
   lego.assume_bounds %t lb : %c1 ub : %lim
-  lego.assume_bounds %a ub : %rr
-  lego.assume_bounds %b ub : %rr
-  lego.assume_bounds %c ub : %t
-  lego.assume_bounds %d ub : %t
   %rt = arith.muli %rr, %t : index
   %r = lego.row [%rt, %rt] : !lego.layout
   %o = lego.order_by(%r) : !lego.layout

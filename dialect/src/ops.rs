@@ -491,6 +491,33 @@ pub fn build_tile_by<'c>(
     )
 }
 
+/// The discardable unit attribute on a `lego.assume_bounds` that `lego-to-arith{assume-bounds=true}` states
+/// for a layout's inputs: a consequence of semantics.md's contract (inputs outside the layout are
+/// unspecified), not user knowledge. Verifiers never take such a fact as a premise (it would make a bounds
+/// obligation hold vacuously), and `lego-lower` drops them once the simplifier has used them.
+pub const LAYOUT_CONTRACT_ATTR: &str = "lego.layout_contract";
+
+/// `lego.assume_bounds value [lb : lower] [ub : upper]`, optionally marked [`LAYOUT_CONTRACT_ATTR`].
+pub fn build_assume_bounds<'c>(
+    context: &'c Context,
+    location: Location<'c>,
+    value: Value<'c, '_>,
+    lower: Option<Value<'c, '_>>,
+    upper: Option<Value<'c, '_>>,
+    layout_contract: bool,
+) -> Operation<'c> {
+    let mut operands = vec![value];
+    operands.extend(lower);
+    operands.extend(upper);
+    let segments = [1, i32::from(lower.is_some()), i32::from(upper.is_some())];
+    let mut attributes =
+        vec![named(context, "operandSegmentSizes", DenseI32ArrayAttribute::new(context, &segments).into())];
+    if layout_contract {
+        attributes.push(named(context, LAYOUT_CONTRACT_ATTR, Attribute::unit(context)));
+    }
+    build(OperationBuilder::new(OpKind::AssumeBounds.name(), location).add_operands(&operands).add_attributes(&attributes))
+}
+
 /// `lego.apply layout(indices...)`.
 pub fn build_apply<'c>(
     context: &'c Context,

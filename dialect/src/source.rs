@@ -200,7 +200,11 @@ fn has_second_top_level_op(text: &str, first_op: usize) -> bool {
             '}' => {
                 depth -= 1;
                 if depth == 0 {
-                    let after = skip_trivia(text, absolute + 1);
+                    let mut after = skip_trivia(text, absolute + 1);
+                    // The generic form goes on with `) [attributes] : () -> ()`.
+                    if text[after..].starts_with(')') {
+                        after = skip_generic_module_tail(text, after + 1);
+                    }
                     // A trailing `loc(...)` or attribute belongs to the module itself.
                     let rest = &text[after..];
                     return !(rest.is_empty() || rest.starts_with("loc(") || rest.starts_with('{'));
@@ -210,6 +214,36 @@ fn has_second_top_level_op(text: &str, first_op: usize) -> bool {
         }
     }
     false
+}
+
+/// Skips `[{attributes}] : () -> ()` after the region list of a generic `"builtin.module"`; stops early (so
+/// that the caller sees a second op) at anything else.
+fn skip_generic_module_tail(text: &str, mut offset: usize) -> usize {
+    offset = skip_trivia(text, offset);
+    if text[offset..].starts_with('{') {
+        let mut depth = 0i32;
+        for (position, character) in text[offset..].char_indices() {
+            match character {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        offset += position + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        offset = skip_trivia(text, offset);
+    }
+    for piece in [":", "(", ")", "->", "(", ")"] {
+        if !text[offset..].starts_with(piece) {
+            return offset;
+        }
+        offset = skip_trivia(text, offset + piece.len());
+    }
+    offset
 }
 
 #[cfg(test)]
@@ -242,6 +276,14 @@ mod tests {
     fn first_line_op_is_prefixed() {
         let text = "func.func @f() {\n  return\n}";
         assert_eq!(wrap_in_module_if_needed(text), "module { func.func @f() {\n  return\n}\n}\n");
+    }
+
+    #[test]
+    fn single_generic_module_is_kept() {
+        let text = "\"builtin.module\"() ({\n}) {sym_name = \"m\"} : () -> () loc(unknown)\n";
+        assert_eq!(wrap_in_module_if_needed(text), text);
+        let two = "\"builtin.module\"() ({\n}) : () -> ()\n\"builtin.module\"() ({\n}) : () -> ()\n";
+        assert!(wrap_in_module_if_needed(two).starts_with("module {"));
     }
 
     #[test]

@@ -13,6 +13,10 @@
 //! first operand (the clamped value) and erased with its helper ops, and the `lego.assume` /
 //! `lego.assume_bounds` ops are erased (with their `arith.cmpi` when nothing else uses it). Typical use:
 //! `lego-materialize-assume-bounds, int-range-optimizations, lego-materialize-assume-bounds{cleanup=true}`.
+//!
+//! **`only-layout-contract=true`** (with `cleanup=true`) erases only the `lego.assume_bounds` that
+//! `lego-to-arith{assume-bounds=true}` stated for layout inputs (marked `lego.layout_contract`) and leaves
+//! the user's facts and every clamp alone; `lego-lower` ends with it.
 
 use crate::{
     external::{LegoPass, PassFailure, PassId},
@@ -22,6 +26,7 @@ use melior::ir::{
     attribute::IntegerAttribute, operation::OperationBuilder, Attribute, Identifier,
     OperationRef,
 };
+use lego_dialect::ops::LAYOUT_CONTRACT_ATTR;
 use mlir_sys::{MlirOperation, MlirValue};
 
 static ID: PassId = PassId::new();
@@ -32,10 +37,12 @@ pub const MARKER: &str = "lego.assumed_bound";
 #[derive(Clone, Default)]
 pub struct MaterializeAssumeBounds {
     pub cleanup: bool,
+    /// With `cleanup`: erase only the layout-contract facts of `lego-to-arith`.
+    pub only_layout_contract: bool,
 }
 
-pub fn create(cleanup: bool) -> melior::pass::Pass {
-    crate::external::into_mlir_pass(MaterializeAssumeBounds { cleanup }, &ID)
+pub fn create(cleanup: bool, only_layout_contract: bool) -> melior::pass::Pass {
+    crate::external::into_mlir_pass(MaterializeAssumeBounds { cleanup, only_layout_contract }, &ID)
 }
 
 impl LegoPass for MaterializeAssumeBounds {
@@ -48,7 +55,9 @@ impl LegoPass for MaterializeAssumeBounds {
     }
 
     fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailure> {
-        if self.cleanup {
+        if self.cleanup && self.only_layout_contract {
+            erase_layout_contract(root.to_raw());
+        } else if self.cleanup {
             cleanup(root.to_raw());
         } else {
             materialize(root.to_raw())?;
@@ -228,6 +237,21 @@ fn clamp_after(assumption: MlirOperation, x: MlirValue, clamps: &[Clamp]) -> Res
         unsafe { mlir_sys::mlirOperationSetOperand(user, number as isize, current) };
     }
     Ok(())
+}
+
+fn erase_layout_contract(root: MlirOperation) {
+    let mut contract = Vec::new();
+    ir::walk(root, &mut |op| {
+        if ir::op_name(op) == "lego.assume_bounds" && ir::attribute(op, LAYOUT_CONTRACT_ATTR).is_some() {
+            contract.push(op);
+        }
+    });
+    for op in contract {
+        unsafe {
+            mlir_sys::mlirOperationRemoveFromParent(op);
+            mlir_sys::mlirOperationDestroy(op);
+        }
+    }
 }
 
 fn cleanup(root: MlirOperation) {

@@ -59,14 +59,25 @@ fn emit_c_interfaces(context: &Context, module: &Module) {
     }
 }
 
-fn compile(context: &Context, registry: &Registry, text: &str, lowering: &str) -> Result<ExecutionEngine, String> {
+/// Parses `text` (lego-opt's parser), marks its functions for the C interface and runs `pipeline` on it.
+pub(crate) fn parse_and_run<'c>(
+    context: &'c Context,
+    registry: &Registry,
+    text: &str,
+    pipeline: &str,
+) -> Result<Module<'c>, String> {
     let mut module = lego_dialect::source::parse(context, "differential.mlir", text)
         .map_err(|error| format!("{error}\n{text}"))?;
     emit_c_interfaces(context, &module);
-    let elements = pipeline_text::parse_element_list(&format!("{lowering}, {TO_LLVM}")).map_err(|e| e.to_string())?;
+    let elements = pipeline_text::parse_element_list(pipeline).map_err(|e| e.to_string())?;
     let manager = PassManager::new(context);
     build_pass_manager(registry, manager.as_operation_pass_manager(), &elements, false).map_err(|e| e.to_string())?;
-    manager.run(&mut module).map_err(|_| format!("lowering failed for:\n{text}"))?;
+    manager.run(&mut module).map_err(|_| format!("pipeline failed for:\n{text}"))?;
+    Ok(module)
+}
+
+fn compile(context: &Context, registry: &Registry, text: &str, lowering: &str) -> Result<ExecutionEngine, String> {
+    let module = parse_and_run(context, registry, text, &format!("{lowering}, {TO_LLVM}"))?;
     Ok(ExecutionEngine::new(&module, 0, &[], false, false))
 }
 

@@ -61,8 +61,12 @@ pub fn lowering_passes() -> Vec<PassInfo> {
         PassInfo {
             name: "lego-to-arith",
             description: "Lower apply/apply_inverse/load/store/cast_view/gen_p to arith, scf, math, memref and affine",
-            options: &[],
-            entry: Entry::Pass(|_| Ok(crate::to_arith::create())),
+            options: &[OptionSpec {
+                name: "assume-bounds",
+                default: "false",
+                description: "state each layout input's range (index < dim, flat < size) as lego.assume_bounds for the simplifier",
+            }],
+            entry: Entry::Pass(|options| Ok(crate::to_arith::create(options.bool("assume-bounds")?))),
         },
     ]
 }
@@ -89,8 +93,17 @@ pub fn arithmetic_passes() -> Vec<PassInfo> {
         PassInfo {
             name: "lego-materialize-assume-bounds",
             description: "Turn lego.assume facts into range information upstream passes use",
-            options: &[OptionSpec { name: "cleanup", default: "false", description: "remove the scaffolding again" }],
-            entry: Entry::Pass(|options| Ok(crate::assume_bounds::create(options.bool("cleanup")?))),
+            options: &[
+                OptionSpec { name: "cleanup", default: "false", description: "remove the scaffolding again" },
+                OptionSpec {
+                    name: "only-layout-contract",
+                    default: "false",
+                    description: "with cleanup: remove only the facts lego-to-arith{assume-bounds} stated for layout inputs",
+                },
+            ],
+            entry: Entry::Pass(|options| {
+                Ok(crate::assume_bounds::create(options.bool("cleanup")?, options.bool("only-layout-contract")?))
+            }),
         },
     ]
 }
@@ -99,14 +112,17 @@ pub fn arithmetic_passes() -> Vec<PassInfo> {
 pub fn pipelines() -> Vec<PassInfo> {
     vec![PassInfo {
         name: "lego-lower",
-        description: "normalization → to-arith → canonicalize/CSE → arith-simplification → verify → strength-reduction → canonicalize/CSE",
+        description: "normalization → to-arith → canonicalize/CSE → arith-simplification → verify → strength-reduction → canonicalize/CSE (layout input ranges stated for the simplifier, dropped at the end)",
         options: &[],
         entry: Entry::Pipeline(lego_lower),
     }]
 }
 
 fn lego_lower(_: &Options) -> Result<String, RegistryError> {
-    Ok("lego-normalization, lego-to-arith, canonicalize, cse, lego-arith-simplification, lego-verify, \
-        lego-strength-reduction, canonicalize, cse"
+    // to-arith states the layouts' input ranges for the simplifier; they are dropped before the last clean-up
+    // (which then removes the sizes only they used), so the output holds no lego op the user did not write.
+    Ok("lego-normalization, lego-to-arith{assume-bounds=true}, canonicalize, cse, lego-arith-simplification, \
+        lego-verify, lego-strength-reduction, lego-materialize-assume-bounds{cleanup=true only-layout-contract=true}, \
+        canonicalize, cse"
         .into())
 }

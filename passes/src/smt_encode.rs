@@ -865,10 +865,15 @@ impl Encoder {
     /// The facts of `lego.assume` / `lego.assume_bounds` ops in `scope` (a function), encoded with this
     /// encoder's bindings. Facts that cannot be encoded are returned as errors (callers may mention them; a
     /// missing fact only weakens a proof).
+    ///
+    /// The layout-contract facts of `lego-to-arith{assume-bounds=true}` are left out: they restate what a
+    /// bounds obligation asks to prove, and as premises would make it hold vacuously.
     pub fn assumptions<'c>(&mut self, scope: OperationRef<'c, '_>) -> (Vec<Term>, Vec<EncodeError<'c>>) {
         let mut assume_ops = Vec::new();
         ops::walk_ops(scope, &mut |op| {
-            if matches!(OpKind::of(&op), Some(OpKind::Assume | OpKind::AssumeBounds)) {
+            if matches!(OpKind::of(&op), Some(OpKind::Assume | OpKind::AssumeBounds))
+                && op.attribute(ops::LAYOUT_CONTRACT_ATTR).is_err()
+            {
                 assume_ops.push(op);
             }
         });

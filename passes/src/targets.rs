@@ -1,7 +1,9 @@
 //! Target pipelines of passes.md: `lego-to-llvm` (CPU) and `lego-to-{nvvm,rocdl,spirv,xevm,llvmspirv}` (GPU).
 //!
 //! Every GPU pipeline has the same three phases, built by [`gpu_pipeline`]:
-//! 1. **lower + outline** (shared): `lego-require-gpu-code`, `lego-lower`, `gpu-launch-sink-index-computations`
+//! 1. **lower + outline** (shared): `lego-require-gpu-code`, `lego-lower`,
+//!    `lego-materialize-assume-bounds{cleanup=true}` (the user's `lego.assume*` facts have served the
+//!    simplifier; no target can lower them), `gpu-launch-sink-index-computations`
 //!    (constants the launch body uses are cloned into it, so they do not become kernel parameters: the
 //!    kernel's parameters are exactly the buffers and runtime values it needs), `gpu-kernel-outlining`, and
 //!    `lower-affine` (lego-lower may leave `affine.linearize_index`-style ops; every target wants plain arith,
@@ -82,7 +84,8 @@ pub fn target_pipelines() -> Vec<PassInfo> {
 /// Phase 1 + the target's phases 2 and 3. `name` is the pipeline's registered name (for messages).
 fn gpu_pipeline(name: &str, target_conversion: &str, host_and_binary: &str) -> String {
     format!(
-        "lego-require-gpu-code{{pipeline={name}}}, lego-lower, gpu-launch-sink-index-computations, \
+        "lego-require-gpu-code{{pipeline={name}}}, lego-lower, lego-materialize-assume-bounds{{cleanup=true}}, \
+         gpu-launch-sink-index-computations, \
          gpu-kernel-outlining, lower-affine, {target_conversion}, {host_and_binary}"
     )
 }
@@ -103,7 +106,8 @@ fn lego_to_llvm(_: &Options) -> Result<String, RegistryError> {
     // Phase 1 is `lego-lower` alone (nothing to outline; GPU code is rejected with a clear message); phase 2
     // is the usual upstream CPU path (mlir-opt's test-lower-to-llvm, minus linalg); there is no binary phase:
     // the result is LLVM dialect.
-    Ok("lego-reject-gpu-code{pipeline=lego-to-llvm}, lego-lower, convert-vector-to-scf, lower-affine, \
+    Ok("lego-reject-gpu-code{pipeline=lego-to-llvm}, lego-lower, lego-materialize-assume-bounds{cleanup=true}, \
+        convert-vector-to-scf, lower-affine, \
         convert-scf-to-cf, canonicalize, cse, \
         convert-vector-to-llvm, convert-math-to-llvm, expand-strided-metadata, lower-affine, \
         finalize-memref-to-llvm, convert-func-to-llvm, convert-arith-to-llvm, convert-index-to-llvm, \

@@ -12,6 +12,13 @@
 //! The output keeps `B` / `B⁻¹` as affine index ops so that `canonicalize` folds constants and cancels
 //! inverse pairs; `affine-expand-index-ops` (or `lower-affine`) then expands the rest into `arith`.
 //!
+//! **`assume-bounds=true`** also states the layout's contract on every input as `lego.assume_bounds` (marked
+//! `lego.layout_contract`): each index of `apply`/`load`/`store` below its logical dim, the flat input of
+//! `apply_inverse` below the layout's size. Out-of-range inputs are unspecified (semantics.md), so this adds
+//! no behaviour; it keeps, past lowering, the fact that a layout's dims bound the indices fed to it, which
+//! `lego-arith-simplification` needs (the outermost index of a linearization has no bound of its own).
+//! `lego-lower` turns it on and drops the facts again at its end.
+//!
 //! Symbolic sizes are trusted: sizes that disagree at run time (a tile_by whose levels do not multiply to
 //! the inner dims, a memref smaller than the layout, out-of-range indices) give unspecified results, as in
 //! semantics.md, unless bounds checks are requested (`lego-generate-bounds-checks`).
@@ -29,11 +36,14 @@ const MAX_ROUNDS: usize = 64;
 static ID: PassId = PassId::new();
 
 #[derive(Clone, Default)]
-pub struct ToArith;
+pub struct ToArith {
+    /// State each input's range as a marked `lego.assume_bounds` (option `assume-bounds`).
+    pub assume_bounds: bool,
+}
 
 /// The pass, ready for a pass manager.
-pub fn create() -> melior::pass::Pass {
-    crate::external::into_mlir_pass(ToArith, &ID)
+pub fn create(assume_bounds: bool) -> melior::pass::Pass {
+    crate::external::into_mlir_pass(ToArith { assume_bounds }, &ID)
 }
 
 impl LegoPass for ToArith {
@@ -46,12 +56,12 @@ impl LegoPass for ToArith {
     }
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
-        lower(op)
+        lower(op, self.assume_bounds)
     }
 }
 
 /// Runs the whole lowering on `root`.
-pub fn lower(root: OperationRef) -> Result<(), PassFailure> {
+pub fn lower(root: OperationRef, assume_bounds: bool) -> Result<(), PassFailure> {
     let context_ref = root.context();
     // SAFETY: `context_ref` lives until the end of the run, longer than every use of `context`.
     let context = unsafe { context_ref.to_ref() };
@@ -85,7 +95,7 @@ pub fn lower(root: OperationRef) -> Result<(), PassFailure> {
         }
         tracing::debug!(target: "lego", "lego-to-arith round {round}: {} ops to lower", pending.len());
         for (op, kind) in pending {
-            if let Err(error) = lower_use(context, &shared, op, kind) {
+            if let Err(error) = lower_use(context, &shared, op, kind, assume_bounds) {
                 error.emit();
                 failed = true;
             }

@@ -1,7 +1,7 @@
 // lego-lower end to end on the paper's Fig. 1 tiled matmul layouts (Table I): with static power-of-two tiles
 // the apply is the minimal shift/add form — no division, remainder or multiplication left.
 // RUN: lego-opt %s --split-input-file --lego-lower | FileCheck %s
-// RUN: lego-opt %s --split-input-file --pass-pipeline='builtin.module(lego-normalization, lego-to-arith, canonicalize, cse, lego-arith-simplification{verify-rewrites=true}, lego-strength-reduction, canonicalize, cse)' 2>&1 | FileCheck %s
+// RUN: lego-opt %s --split-input-file --pass-pipeline='builtin.module(lego-normalization, lego-to-arith{assume-bounds=true}, canonicalize, cse, lego-arith-simplification{verify-rewrites=true}, lego-strength-reduction, lego-materialize-assume-bounds{cleanup=true only-layout-contract=true}, canonicalize, cse)' 2>&1 | FileCheck %s
 
 // A (M×K = 1024×512, 64×32 tiles) by rows: (ti·64 + i)·512 + tk·32 + k = ti<<15 + i<<9 + tk<<5 + k.
 // CHECK-LABEL: func.func @matmul_a_row
@@ -31,8 +31,8 @@ func.func @matmul_a_row(%ti: index, %tk: index, %i: index, %k: index) -> index {
 // -----
 
 // B (K×N = 512×256) by columns, tiles 64×32: (tn·32 + n)·512 + tk·64 + k = tn<<14 + n<<9 + tk<<6 + k.
-// The B⁻¹ of the column order needs the in-range facts of the tile indices (tk, tn < 8; the inner ones are
-// implied by the lowering's `disjoint` promise), stated here as a lowering would state them.
+// The B⁻¹ of the column order needs the in-range facts of the tile indices (tk, tn < 8), which no
+// linearization carries for an outermost index: lego-lower's lowering states them from the layout.
 // CHECK-LABEL: func.func @matmul_b_col
 // CHECK-NOT: arith.divui
 // CHECK-NOT: arith.remui
@@ -50,9 +50,6 @@ func.func @matmul_a_row(%ti: index, %tk: index, %i: index, %k: index) -> index {
 // CHECK-NOT: affine.
 // CHECK: return
 func.func @matmul_b_col(%tk: index, %tn: index, %k: index, %n: index) -> index {
-  %c8 = arith.constant 8 : index
-  lego.assume_bounds %tk ub : %c8
-  lego.assume_bounds %tn ub : %c8
   %c = lego.col [512, 256] : !lego.layout
   %o = lego.order_by(%c) : !lego.layout
   %l = lego.tile_by %o tile_dims [[8, 8], [64, 32]] : !lego.layout
@@ -63,16 +60,12 @@ func.func @matmul_b_col(%tk: index, %tn: index, %k: index, %n: index) -> index {
 // -----
 
 // Paper Fig. 2 (group_by over a permutation and a user gen_p): with the in-range facts of its indices
-// (i < 6, j < 4; out-of-range inputs are unspecified in semantics.md) every B⁻¹ becomes plain unsigned
-// arithmetic with proved rewrites, and no affine index op is left.
+// (i < 6, j < 4, stated by the lowering; out-of-range inputs are unspecified in semantics.md) every B⁻¹
+// becomes plain unsigned arithmetic with proved rewrites, and no affine index op is left.
 // CHECK-LABEL: func.func @fig2
 // CHECK-NOT: affine.
 // CHECK: return
 func.func @fig2(%i: index, %j: index) -> index {
-  %c6 = arith.constant 6 : index
-  %c4 = arith.constant 4 : index
-  lego.assume_bounds %i ub : %c6
-  lego.assume_bounds %j ub : %c4
   %swap = lego.reg_p perm [1, 0] dims [2, 2] : !lego.layout
   %rev = lego.gen_p [3, 2] apply (%a: index, %b: index) {
     %c1 = arith.constant 1 : index

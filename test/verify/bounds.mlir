@@ -3,6 +3,9 @@
 // RUN: lego-opt %s --split-input-file --lego-generate-bounds-checks --lego-generate-bounds-checks | FileCheck %s --check-prefix=GEN
 // RUN: lego-opt %s --split-input-file --verify-diagnostics --lego-generate-bounds-checks --lego-external-smt-verifier='verbose=true'
 // RUN: not lego-opt %s --split-input-file --lego-generate-bounds-checks --lego-external-smt-verifier -o /dev/null
+// The layout-contract facts lego-to-arith{assume-bounds=true} states are no premises of the obligations
+// (they restate them): the same proofs and refutations after lowering.
+// RUN: lego-opt %s --split-input-file --verify-diagnostics --lego-generate-bounds-checks --lego-to-arith='assume-bounds=true' --lego-external-smt-verifier='verbose=true'
 // Bounds obligations of layout uses: generated before each apply / apply_inverse / load / store, then
 // proved from the surrounding facts (loop bounds, lego.assume*) or refuted with a counterexample.
 

@@ -291,6 +291,76 @@ pub fn emit_inverse<'c, 'a>(
     }
 }
 
+/// Every size given as an SSA value anywhere in `layout`'s construction (objects, inner layouts, levels),
+/// in first-seen order without repetition.
+pub fn dynamic_sizes<'c, 'a>(b: &Builder<'_, 'c, 'a>, site: &Site, layout: Value<'c, 'a>) -> Result<'c, Vec<Value<'c, 'a>>> {
+    fn visit<'c, 'a>(
+        b: &Builder<'_, 'c, 'a>,
+        site: &Site,
+        layout: Value<'c, 'a>,
+        out: &mut Vec<Value<'c, 'a>>,
+    ) -> Result<'c, ()> {
+        let mut add = |dims: &[Dim<'c, 'a>]| {
+            for dim in dims {
+                if let Dim::Dynamic(value) = dim {
+                    if !out.contains(value) {
+                        out.push(*value);
+                    }
+                }
+            }
+        };
+        match node(b, site, layout)? {
+            LayoutOp::Row { dims } | LayoutOp::Col { dims } | LayoutOp::RegP { dims, .. } | LayoutOp::GenP { dims, .. } => {
+                add(&dims)
+            }
+            LayoutOp::OrderBy { objects } => {
+                for object in objects {
+                    visit(b, site, object, out)?;
+                }
+            }
+            LayoutOp::GroupBy { dims, objects } => {
+                add(&dims);
+                for object in objects {
+                    visit(b, site, object, out)?;
+                }
+            }
+            LayoutOp::TileBy { inner, levels } => {
+                for level in &levels {
+                    add(level);
+                }
+                visit(b, site, inner, out)?;
+            }
+            LayoutOp::ExpandBy { inner, dims, to_dims } => {
+                add(&dims);
+                add(&to_dims);
+                visit(b, site, inner, out)?;
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    visit(b, site, layout, &mut out)?;
+    Ok(out)
+}
+
+/// How many flat positions `apply_inverse` of `layout` accepts: the layout's element count, for an
+/// `expand_by` the compact count `∏ n⃗` (its apply maps onto those, or −1). `None` when the count of static
+/// sizes does not fit in an `index`.
+pub fn inverse_domain_size<'c, 'a>(
+    b: &Builder<'_, 'c, 'a>,
+    site: &Site,
+    layout: Value<'c, 'a>,
+) -> Result<'c, Option<Dim<'c, 'a>>> {
+    let (dims, expand) = match node(b, site, layout)? {
+        LayoutOp::ExpandBy { dims, .. } => (dims, true),
+        _ => (logical_dims(b, site, layout)?, false),
+    };
+    if dims.iter().all(|dim| matches!(dim, Dim::Static(_))) && lego_dialect::ops::known_product(&dims).is_none() {
+        return Ok(None);
+    }
+    Ok(Some(if expand { b.product(&dims) } else { b.layout_size(layout, &dims) }))
+}
+
 /// `(levels, dims per level)` of a tile_by, checked rectangular.
 fn tile_shape<'c>(b: &Builder<'_, 'c, '_>, site: &Site, levels: &[Vec<Dim>]) -> Result<'c, (usize, usize)> {
     let rank = levels.first().map_or(0, Vec::len);

@@ -2,19 +2,21 @@
 //! the arithmetic of [`super::emit`] inserted right before it (and a `memref.load` / `memref.store`).
 
 use super::{
-    emit::{emit_apply, emit_inverse, Site},
+    emit::{dynamic_sizes, emit_apply, emit_inverse, inverse_domain_size, logical_dims, Site},
     ir::{defining_op, erase, first_result, replace_all_uses, results, Builder, Located, Result, Shared},
 };
-use lego_dialect::ops::{Dim, OpKind};
+use lego_dialect::ops::{build_assume_bounds, constant_index_value, Dim, OpKind};
 use melior::ir::{operation::OperationLike, r#type::TypeLike, OperationRef, Type, Value, ValueLike};
 use melior::Context;
 
-/// Lowers one use op and erases it. `kind` is its kind (one of the four).
+/// Lowers one use op and erases it. `kind` is its kind (one of the four). With `assume_bounds`, the layout's
+/// contract on the op's inputs is stated first (see [`state_input_bounds`]).
 pub fn lower_use<'c, 'a>(
     context: &'c Context,
     shared: &Shared<'c>,
     op: OperationRef<'c, 'a>,
     kind: OpKind,
+    assume_bounds: bool,
 ) -> Result<'c, ()> {
     let Some(b) = Builder::before(context, op) else {
         return Err(Located::new(op.location(), format!("'{}' op is not in a block", kind.name())));
@@ -28,10 +30,16 @@ pub fn lower_use<'c, 'a>(
     match kind {
         OpKind::Apply => {
             let indices: Vec<Value> = op.operands().skip(1).collect();
+            if assume_bounds {
+                state_input_bounds(&b, &site, operand(0)?, Inputs::Indices(&indices))?;
+            }
             let flat = emit_apply(&b, &site, operand(0)?, &indices)?;
             replace_all_uses(first_result(op), flat);
         }
         OpKind::ApplyInverse => {
+            if assume_bounds {
+                state_input_bounds(&b, &site, operand(0)?, Inputs::Flat(operand(1)?))?;
+            }
             let logical = emit_inverse(&b, &site, operand(0)?, operand(1)?)?;
             let old = results(op);
             if old.len() != logical.len() {
@@ -52,7 +60,7 @@ pub fn lower_use<'c, 'a>(
         OpKind::Load => {
             let indices: Vec<Value> = op.operands().skip(1).collect();
             let result = first_result(op);
-            let (memref, position) = access(&b, &site, operand(0)?, &indices, result.r#type())?;
+            let (memref, position) = access(&b, &site, operand(0)?, &indices, result.r#type(), assume_bounds)?;
             let mut operands = vec![memref];
             operands.extend(position);
             let load = b.op("memref.load", &operands, &[result.r#type()], &[]);
@@ -61,7 +69,7 @@ pub fn lower_use<'c, 'a>(
         OpKind::Store => {
             let value = operand(0)?;
             let indices: Vec<Value> = op.operands().skip(2).collect();
-            let (memref, position) = access(&b, &site, operand(1)?, &indices, value.r#type())?;
+            let (memref, position) = access(&b, &site, operand(1)?, &indices, value.r#type(), assume_bounds)?;
             let mut operands = vec![value, memref];
             operands.extend(position);
             b.op("memref.store", &operands, &[], &[]);
@@ -81,6 +89,7 @@ fn access<'c, 'a>(
     view: Value<'c, 'a>,
     indices: &[Value<'c, 'a>],
     element: Type<'c>,
+    assume_bounds: bool,
 ) -> Result<'c, (Value<'c, 'a>, Vec<Value<'c, 'a>>)> {
     let error = |reason: String| Located::new(b.location, format!("'{}' op {reason}", site.op_name));
     let cast = defining_op(view)
@@ -114,6 +123,9 @@ fn access<'c, 'a>(
     } else {
         Vec::new()
     };
+    if assume_bounds {
+        state_input_bounds(b, site, layout, Inputs::Indices(indices))?;
+    }
     let flat = emit_apply(b, site, layout, indices)?;
     let position = match rank {
         0 => Vec::new(),
@@ -121,6 +133,62 @@ fn access<'c, 'a>(
         _ => b.delinearize(flat, &shape),
     };
     Ok((memref, position))
+}
+
+/// What a use op feeds its layout.
+enum Inputs<'s, 'c, 'a> {
+    /// Logical indices (apply, load, store).
+    Indices(&'s [Value<'c, 'a>]),
+    /// A flat position (apply_inverse).
+    Flat(Value<'c, 'a>),
+}
+
+/// States the layout's contract on `inputs` as `lego.assume_bounds` marked [`LAYOUT_CONTRACT_ATTR`]:
+/// - each index below its logical dim, a flat position below the inverse's domain (semantics.md leaves
+///   other inputs unspecified);
+/// - each size given as an SSA value in `[1, 2^63)` and a flat position below 2^63 when its bound is not a
+///   literal: sizes are positive, and indices and sizes are non-negative `index` values — which the
+///   lowering already relies on, as the affine index ops carrying `B` / `B⁻¹` read `index` as signed.
+///
+/// The facts are what lets `lego-arith-simplification` see that a layout's dims bound its indices (the
+/// outermost index of a linearization carries no bound of its own) and read `B⁻¹` as unsigned division.
+/// Constants get none: their range is known already.
+fn state_input_bounds<'c, 'a>(
+    b: &Builder<'_, 'c, 'a>,
+    site: &Site,
+    layout: Value<'c, 'a>,
+    inputs: Inputs<'_, 'c, 'a>,
+) -> Result<'c, ()> {
+    let mut facts: Vec<(Value, Option<Dim>, Dim)> = Vec::new();
+    let signed_limit = Dim::Static(i64::MIN); // 2^63 read as unsigned
+    for size in dynamic_sizes(b, site, layout)? {
+        facts.push((size, Some(Dim::Static(1)), signed_limit));
+    }
+    match inputs {
+        Inputs::Indices(indices) => {
+            let dims = logical_dims(b, site, layout)?;
+            if dims.len() != indices.len() {
+                return Ok(()); // the lowering reports the rank mismatch
+            }
+            facts.extend(indices.iter().zip(dims).map(|(index, dim)| (*index, None, dim)));
+        }
+        Inputs::Flat(flat) => {
+            let size = inverse_domain_size(b, site, layout)?;
+            if !matches!(size, Some(Dim::Static(_))) {
+                facts.push((flat, None, signed_limit));
+            }
+            facts.extend(size.map(|size| (flat, None, size)));
+        }
+    }
+    for (value, lower, upper) in facts {
+        if constant_index_value(value).is_some() || upper.known().is_some_and(|size| size == 0) {
+            continue;
+        }
+        let lower = lower.map(|dim| b.size(&dim));
+        let upper = b.size(&upper);
+        b.insert(build_assume_bounds(b.context, b.location, value, lower, Some(upper), true));
+    }
+    Ok(())
 }
 
 /// Extent `axis` of a memref: its static size, or `memref.dim`.

@@ -31,6 +31,7 @@ use crate::{
 };
 use cost::{Cost, Expr, Materializer, Planner};
 use ir::Key;
+use lego_dialect::ops::LAYOUT_CONTRACT_ATTR;
 use mlir_sys::{MlirOperation, MlirValue};
 use ranges::Ranges;
 use rules::{is_expression_op, Delinearize, Engine, Linearize};
@@ -84,6 +85,14 @@ pub fn simplify(root: MlirOperation, verify_rewrites: bool) -> Summary {
     // Ops made dead stay (unused) until the end, so no address in a cache key is freed and reused while the
     // solver cache lives.
     let mut dead = Dead::default();
+    // The layout-contract facts of `lego-to-arith{assume-bounds=true}` are scaffolding: their uses must not
+    // keep a value alive or make it a root (that would stop an apply feeding another from being folded into
+    // it). Counted as dead users, never erased here; a value only they still use stays until they go.
+    ir::walk(root, &mut |op| {
+        if ir::op_name(op) == "lego.assume_bounds" && ir::attribute(op, LAYOUT_CONTRACT_ATTR).is_some() {
+            dead.ops.insert(ir::op_key(op));
+        }
+    });
     for _ in 0..MAX_ROUNDS {
         let changed = round(root, verify_rewrites, &mut smt, &mut summary, &mut dead);
         if !changed {
@@ -349,6 +358,45 @@ fn plan_root(
     plan
 }
 
+/// `affine.linearize_index [i0, …, in] by (…, s1, …, sn)` as `((i0·s1 + i1)·s2 + …)·sn + in`, its operands
+/// kept: equal modulo 2^64 whatever the indices (the `disjoint` promise is not needed), at the op's own cost.
+fn shallow_linearize_plan(value: MlirValue, def: MlirOperation, dead_ops: &HashSet<Key>) -> Option<Plan> {
+    if ir::op_name(def) != "affine.linearize_index" {
+        return None;
+    }
+    let linearize = Linearize::read(def)?;
+    let mut values = HashMap::new();
+    let mut leaf = |value: MlirValue| {
+        values.insert(ir::key(value), value);
+        Expr::Value(ir::key(value))
+    };
+    let sizes = linearize.inner_sizes();
+    let (first, rest) = linearize.indices.split_first()?;
+    let mut expr = leaf(*first);
+    for (index, size) in rest.iter().zip(&sizes) {
+        let size = match size {
+            rules::Bound::Const(constant) => Expr::Const(*constant),
+            rules::Bound::Value(size) => leaf(*size),
+        };
+        expr = Expr::Bin(cost::BinKind::Add, Box::new(Expr::Bin(cost::BinKind::Mul, Box::new(expr), Box::new(size))), Box::new(leaf(*index)));
+    }
+    let mut keep = HashSet::new();
+    referenced_values(&expr, &mut keep);
+    let freed = dying(value, &HashSet::new(), dead_ops, &keep);
+    let after = cost::cost_of(&[&expr]);
+    Some(Plan {
+        expr,
+        values,
+        freed,
+        after,
+        firings: Vec::new(),
+        unproved: Vec::new(),
+        scoped: Vec::new(),
+        planned: Vec::new(),
+        read_known: Vec::new(),
+    })
+}
+
 /// One round over every root; returns whether anything changed.
 fn round(root: MlirOperation, verify: bool, smt: &mut SmtProver, summary: &mut Summary, dead: &mut Dead) -> bool {
     let mut ranges = Ranges::new(root);
@@ -373,6 +421,12 @@ fn round(root: MlirOperation, verify: bool, smt: &mut SmtProver, summary: &mut S
         let plan = match (guarded, eager) {
             (Some(a), Some(b)) => Some(if b.saving() > a.saving() { b } else { a }),
             (a, b) => a.or(b),
+        };
+        // Nothing better found for a linearization: still expand it in place (same cost, and our plain
+        // arithmetic is what the rest of the pipeline wants).
+        let plan = match plan {
+            Some(plan) if plan.worth_it() => Some(plan),
+            other => shallow_linearize_plan(value, def, &dead.ops).or(other),
         };
         let Some(plan) = plan else { continue };
         for (text, value) in &plan.read_known {

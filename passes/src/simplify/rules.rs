@@ -419,12 +419,13 @@ impl<'r> Engine<'r> {
         })
     }
 
-    /// `p` lies in `[0, 2^63 − 1)`, where signed and unsigned readings agree.
+    /// `p` lies in `[0, 2^63)`, where signed and unsigned readings agree.
     pub fn below_signed_limit(&mut self, p: &Poly) -> bool {
         if !self.fits(p) {
             return false;
         }
-        self.bounds(p).hi < i64::MAX as i128 || self.lt(p, &Poly::constant(i64::MAX as u64))
+        // The prover's `<` takes the limit minus one: `p < 2^63 − 1` (2^63 itself is no positive constant).
+        self.bounds(p).hi <= i64::MAX as i128 || self.lt(p, &Poly::constant(i64::MAX as u64))
     }
 
     fn lt_structural(&mut self, p: &Poly, q: &Poly, depth: usize) -> bool {

@@ -1,39 +1,14 @@
-//! Tests of the simplifier: the differential test of `lego-lower` with range facts (the simplifier only
-//! rewrites what facts allow, so the inputs carry the facts a lowering may state: in-range indices), unit
-//! tests of single rules through the pass on small functions.
+//! Tests of the simplifier: differential tests of `lego-lower` with the facts a user may add (symbolic sizes
+//! within a range, or exactly known) and of its passes with no fact at all (not even the layout contract), and
+//! unit tests of single rules through the pass on small functions.
 
-use crate::{build_pass_manager, pipeline_text, Registry};
+use crate::{differential_tests::parse_and_run, Registry};
 use lego_algebra::{random::RandomConfig, Layout};
-use melior::{
-    ir::{attribute::Attribute, block::BlockLike, operation::OperationLike, operation::OperationMutLike, Module},
-    pass::PassManager,
-    Context,
-};
 
-const LOWER: &str = "lego-normalization, lego-to-arith, canonicalize, cse, lego-arith-simplification, \
-                     lego-strength-reduction, canonicalize, cse";
-
-fn emit_c_interfaces(context: &Context, module: &Module) {
-    let unit = Attribute::parse(context, "unit").expect("the unit attribute parses");
-    let mut op = module.body().first_operation_mut();
-    while let Some(mut current) = op {
-        current.set_discardable_attribute("llvm.emit_c_interface", unit);
-        op = current.next_in_block_mut();
-    }
-}
-
-fn run_pipeline<'c>(context: &'c Context, text: &str, pipeline: &str) -> Result<Module<'c>, String> {
-    let mut module = lego_dialect::source::parse(context, "simplify-test.mlir", text).map_err(|e| {
-        let _ = std::fs::write(std::env::temp_dir().join("lego-simplify-failure.mlir"), text);
-        format!("{e}\n{text}")
-    })?;
-    emit_c_interfaces(context, &module);
-    let elements = pipeline_text::parse_element_list(pipeline).map_err(|e| e.to_string())?;
-    let manager = PassManager::new(context);
-    build_pass_manager(&Registry::default(), manager.as_operation_pass_manager(), &elements, false).map_err(|e| e.to_string())?;
-    manager.run(&mut module).map_err(|_| format!("pipeline failed for:\n{text}"))?;
-    Ok(module)
-}
+/// `lego-lower`'s passes without the layout contract of `lego-to-arith{assume-bounds=true}`: the simplifier
+/// sees only the facts the input states.
+const LOWER_WITHOUT_CONTRACT: &str = "lego-normalization, lego-to-arith, canonicalize, cse, lego-arith-simplification, \
+                                      lego-strength-reduction, canonicalize, cse";
 
 /// Adds `lego.assume_bounds` for each function's inputs right after its header: indices below their dims,
 /// the flat index below the codomain size, symbolic sizes between 1 and a bound (exactly their value when
@@ -74,11 +49,10 @@ fn with_facts(module: &str, layout: &Layout, symbolic: &[u64], exact: bool) -> S
     out
 }
 
-/// The lead's differential harness through `lego-lower`'s passes, with (or without) facts on the inputs.
+/// The differential harness through `lego-lower` with user facts on the inputs, or through its passes
+/// without any fact.
 fn differential(wanted: usize, seed: u64, facts: bool) -> usize {
-    // expand_by is left out: its rank in the dialect verifier (len(dims)) and in lego-algebra (rank of the inner
-    // layout) disagreed when this was written; the lead's differential test covers it.
-    let config = RandomConfig { symbolic_percent: 30, allow_expand_by: false, ..RandomConfig::default() };
+    let config = RandomConfig { symbolic_percent: 30, ..RandomConfig::default() };
     let decorate = |functions: &str, layout: &Layout, position: usize| {
         if facts {
             with_facts(functions, layout, &layout.symbolic_sizes(), position % 2 == 0)
@@ -86,8 +60,12 @@ fn differential(wanted: usize, seed: u64, facts: bool) -> usize {
             functions.to_string()
         }
     };
-    // The facts are scaffolding: removed before the upstream CPU path.
-    let lowering = format!("{LOWER}, lego-materialize-assume-bounds{{cleanup=true}}");
+    // The user's facts are scaffolding: removed before the upstream CPU path, as the target pipelines do.
+    let lowering = if facts {
+        "lego-lower, lego-materialize-assume-bounds{cleanup=true}".to_string()
+    } else {
+        LOWER_WITHOUT_CONTRACT.to_string()
+    };
     crate::differential_tests::run_differential_with(&crate::differential_tests::Run {
         lowering: &lowering,
         wanted,
@@ -118,7 +96,7 @@ fn lego_lower_without_facts_matches_the_reference_algebra() {
 /// Lowers `text` with `pipeline` and returns the printed module.
 fn lowered(text: &str, pipeline: &str) -> String {
     let context = lego_dialect::create_context().expect("the lego dialect registers");
-    let module = run_pipeline(&context, text, pipeline).unwrap_or_else(|e| panic!("{e}"));
+    let module = parse_and_run(&context, &Registry::default(), text, pipeline).unwrap_or_else(|e| panic!("{e}"));
     module.as_operation().to_string()
 }
 

@@ -4,7 +4,9 @@
 //!   run through the whole pipeline and come out unchanged (or fail deep inside a conversion), which hides
 //!   the user's real mistake (wrong pipeline, or a `func.func` that was meant to contain a `gpu.launch`).
 //!   `lego-reject-gpu-code` is the converse for `lego-to-llvm`, where GPU code would otherwise fail with an
-//!   obscure memory-space conversion error.
+//!   obscure memory-space conversion error. Both also reject undischarged bounds obligations
+//!   (`lego.assert_apply_bounds` / `assert_inv_bounds`): no target can compile them, and left in place they
+//!   would come out of the pipeline inside otherwise-lowered code.
 //! - `lego-spirv-entry-point-abi`: `convert-gpu-to-spirv` only converts kernels that carry a
 //!   `spirv.entry_point_abi` (the workgroup size becomes the SPIR-V `LocalSize` execution mode); upstream has
 //!   no non-test pass deriving it. `gpu-kernel-outlining` records the launch's constant block size as the
@@ -148,13 +150,30 @@ impl LegoPass for GpuCodeCheck {
 
     fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailure> {
         let mut first_gpu_op = None;
+        let mut obligations = Vec::new();
         walk_ops(root, &mut |op| {
-            if first_gpu_op.is_none() && matches!(op_name(op).as_str(), "gpu.launch" | "gpu.launch_func" | "gpu.module") {
+            let name = op_name(op);
+            if first_gpu_op.is_none() && matches!(name.as_str(), "gpu.launch" | "gpu.launch_func" | "gpu.module") {
                 first_gpu_op = Some(op);
+            }
+            if matches!(name.as_str(), "lego.assert_apply_bounds" | "lego.assert_inv_bounds") {
+                obligations.push((op.location(), name));
             }
         });
         tracing::debug!(target: "lego", "{}: GPU code found: {}", self.name(), first_gpu_op.is_some());
         let pipeline = if self.pipeline.is_empty() { "this pipeline".to_string() } else { format!("'{}'", self.pipeline) };
+        if !obligations.is_empty() {
+            for (location, name) in &obligations {
+                emit_error(
+                    *location,
+                    &format!(
+                        "'{name}' op is a bounds obligation that {pipeline} cannot compile: prove it with \
+                         'lego-external-smt-verifier' first"
+                    ),
+                );
+            }
+            return Err(PassFailure(format!("{} undischarged bounds obligation(s)", obligations.len())));
+        }
         let (location, message) = match (self.require, first_gpu_op) {
             (true, None) => (
                 root.location(),
