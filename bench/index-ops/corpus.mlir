@@ -1,7 +1,7 @@
 // Corpus of bench/index-ops/run.sh: one function per case (// ----- separated). Each applies a layout to
 // plain function arguments: the in-range facts of the indices come from the layout itself (lego-lower's
 // lego-to-arith{assume-bounds=true} states them; semantics.md leaves out-of-range inputs unspecified). The
-// symbolic cases add what a user knows about their sizes: between 1 and 2^15 (2^10 for the 3-d bricks).
+// symbolic cases but one add what a user knows about their sizes: between 1 and 2^15 (2^10 for the 3-d bricks).
 
 // spec: row [4, 8]
 func.func @spec_row(%i: index, %j: index) -> index {
@@ -251,6 +251,16 @@ func.func @sym_row(%i: index, %j: index, %m: index, %n: index) -> index {
   %l = lego.row [%m, %n] : !lego.layout
   %f = lego.apply %l(%i, %j) : !lego.layout
   return %f : index
+}
+
+// -----
+// symbolic: row [m, n] inverse, and row [m, 8] inverse (no size facts: the layout's contract is enough)
+func.func @sym_row_inverse(%x: index, %y: index, %m: index, %n: index) -> (index, index, index, index) {
+  %l = lego.row [%m, %n] : !lego.layout
+  %i, %j = lego.apply_inverse %l(%x) : !lego.layout -> index, index
+  %l8 = lego.row [%m, 8] : !lego.layout
+  %a, %b = lego.apply_inverse %l8(%y) : !lego.layout -> index, index
+  return %i, %j, %a, %b : index, index, index, index
 }
 
 // -----
