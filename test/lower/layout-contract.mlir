@@ -99,3 +99,30 @@ func.func @view(%m: memref<32xf32>, %i: index, %j: index) {
   lego.store %x, %v[%j, %i] : f32, !lego.view<f32>, index, index
   return
 }
+
+// -----
+
+// An apply feeding another (a tile's position in a padded shared-memory row, as in
+// examples/transpose-smem.mlir): the computed index gets its fact too, and that use does not stop
+// lego-lower from folding the two linearizations into plain arithmetic.
+// CHECK-LABEL: func.func @nested
+// CHECK: %[[R:.*]] = affine.linearize_index disjoint [%{{.*}}, %{{.*}}] by (4, 8)
+// CHECK: %[[C32:.*]] = arith.constant 32 : index
+// CHECK: "lego.assume_bounds"(%[[R]], %[[C32]]) {lego.layout_contract
+// LOWER-LABEL: func.func @nested
+// LOWER-SAME: (%[[T:.*]]: index, %[[U:.*]]: index, %[[K:.*]]: index)
+// LOWER-NOT: affine.
+// LOWER-DAG: %[[C264:.*]] = arith.constant 264 : index
+// LOWER-DAG: %[[C33:.*]] = arith.constant 33 : index
+// LOWER-DAG: %[[A:.*]] = arith.muli %[[T]], %[[C264]] : index
+// LOWER-DAG: %[[B:.*]] = arith.muli %[[U]], %[[C33]] : index
+// LOWER: %[[S:.*]] = arith.addi %[[A]], %[[B]] : index
+// LOWER: %[[F:.*]] = arith.addi %[[S]], %[[K]] : index
+// LOWER: return %[[F]] : index
+func.func @nested(%t: index, %u: index, %k: index) -> index {
+  %inner = lego.row [4, 8] : !lego.layout
+  %r = lego.apply %inner(%t, %u) : !lego.layout
+  %smem = lego.row [32, 33] : !lego.layout
+  %f = lego.apply %smem(%r, %k) : !lego.layout
+  return %f : index
+}

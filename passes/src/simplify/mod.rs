@@ -333,29 +333,45 @@ fn plan_root(
             values.iter().map(move |value| (text.clone(), *value))
         })
         .collect();
-    let plan = {
-        let mut keep = HashSet::new();
-        referenced_values(&expr, &mut keep);
-        if keep.contains(&ir::key(value)) {
-            None
-        } else {
-            let freed = dying(value, &read, dead_ops, &keep);
-            let after = cost::cost_of(&[&expr]);
-            Some(Plan {
-                expr,
-                values,
-                freed,
-                after,
-                firings: engine.firings.iter().map(|firing| firing.rule).collect(),
-                unproved: std::mem::take(&mut engine.unproved),
-                scoped: engine.scoped_facts(),
-                planned,
-                read_known,
-            })
-        }
-    };
+    let plan = costed_plan(value, expr, values, &read, dead_ops).map(|plan| Plan {
+        firings: engine.firings.iter().map(|firing| firing.rule).collect(),
+        unproved: std::mem::take(&mut engine.unproved),
+        scoped: engine.scoped_facts(),
+        planned,
+        read_known,
+        ..plan
+    });
     *smt = std::mem::take(&mut engine.smt);
     plan
+}
+
+/// The plan replacing `value` by `expr`, with what it frees and costs (no rule, fact or reuse recorded);
+/// `None` when `expr` refers to `value` itself.
+fn costed_plan(
+    value: MlirValue,
+    expr: Expr,
+    values: HashMap<Key, MlirValue>,
+    read: &HashSet<Key>,
+    dead_ops: &HashSet<Key>,
+) -> Option<Plan> {
+    let mut keep = HashSet::new();
+    referenced_values(&expr, &mut keep);
+    if keep.contains(&ir::key(value)) {
+        return None;
+    }
+    let freed = dying(value, read, dead_ops, &keep);
+    let after = cost::cost_of(&[&expr]);
+    Some(Plan {
+        expr,
+        values,
+        freed,
+        after,
+        firings: Vec::new(),
+        unproved: Vec::new(),
+        scoped: Vec::new(),
+        planned: Vec::new(),
+        read_known: Vec::new(),
+    })
 }
 
 /// `affine.linearize_index [i0, …, in] by (…, s1, …, sn)` as `((i0·s1 + i1)·s2 + …)·sn + in`, its operands
@@ -380,21 +396,7 @@ fn shallow_linearize_plan(value: MlirValue, def: MlirOperation, dead_ops: &HashS
         };
         expr = Expr::Bin(cost::BinKind::Add, Box::new(Expr::Bin(cost::BinKind::Mul, Box::new(expr), Box::new(size))), Box::new(leaf(*index)));
     }
-    let mut keep = HashSet::new();
-    referenced_values(&expr, &mut keep);
-    let freed = dying(value, &HashSet::new(), dead_ops, &keep);
-    let after = cost::cost_of(&[&expr]);
-    Some(Plan {
-        expr,
-        values,
-        freed,
-        after,
-        firings: Vec::new(),
-        unproved: Vec::new(),
-        scoped: Vec::new(),
-        planned: Vec::new(),
-        read_known: Vec::new(),
-    })
+    costed_plan(value, expr, values, &HashSet::new(), dead_ops)
 }
 
 /// One round over every root; returns whether anything changed.
