@@ -2,6 +2,10 @@
 // smt.yield), and that generic text is accepted as input.
 // RUN: lego-opt %s --mlir-print-op-generic | FileCheck %s
 // RUN: lego-opt %s --mlir-print-op-generic | lego-opt --mlir-print-op-generic | FileCheck %s
+// A generic top-level "builtin.module" is the module itself, as in mlir-opt: not wrapped in a second one.
+// RUN: lego-opt %s --mlir-print-op-generic | lego-opt | FileCheck %s --check-prefix=MODULE
+// MODULE: {{^}}module {
+// MODULE-NEXT: {{^}}  func.func @f
 
 func.func @f(%n: index, %m: memref<24xf32>) -> index {
   // CHECK: "lego.row"(%{{.*}}) {static_dims = array<i64: 4, -9223372036854775808>} : (index) -> !lego.layout
