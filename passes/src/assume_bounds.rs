@@ -26,7 +26,6 @@ use melior::ir::{
     attribute::IntegerAttribute, operation::OperationBuilder, Attribute, Identifier,
     OperationRef,
 };
-use lego_dialect::ops::LAYOUT_CONTRACT_ATTR;
 use mlir_sys::{MlirOperation, MlirValue};
 
 static ID: PassId = PassId::new();
@@ -242,15 +241,12 @@ fn clamp_after(assumption: MlirOperation, x: MlirValue, clamps: &[Clamp]) -> Res
 fn erase_layout_contract(root: MlirOperation) {
     let mut contract = Vec::new();
     ir::walk(root, &mut |op| {
-        if ir::op_name(op) == "lego.assume_bounds" && ir::attribute(op, LAYOUT_CONTRACT_ATTR).is_some() {
+        if ir::is_layout_contract_fact(op) {
             contract.push(op);
         }
     });
     for op in contract {
-        unsafe {
-            mlir_sys::mlirOperationRemoveFromParent(op);
-            mlir_sys::mlirOperationDestroy(op);
-        }
+        ir::erase(op);
     }
 }
 
@@ -279,31 +275,12 @@ fn cleanup(root: MlirOperation) {
                 conditions.push(condition);
             }
         }
-        unsafe {
-            mlir_sys::mlirOperationRemoveFromParent(op);
-            mlir_sys::mlirOperationDestroy(op);
-        }
+        ir::erase(op);
     }
     // Scaffolding users come after their operands: erase unused ones until none is left to erase.
     let mut pending: Vec<MlirOperation> = scaffolding.into_iter().rev().collect();
     pending.extend(conditions);
-    loop {
-        let before = pending.len();
-        pending.retain(|op| {
-            let unused = (0..ir::result_count(*op)).all(|index| ir::result(*op, index).is_none_or(|v| !ir::has_uses(v)));
-            let pure = ir::attribute(*op, MARKER).is_some() || matches!(ir::op_name(*op), "arith.cmpi" | "arith.andi");
-            if unused && pure {
-                unsafe {
-                    mlir_sys::mlirOperationRemoveFromParent(*op);
-                    mlir_sys::mlirOperationDestroy(*op);
-                }
-                false
-            } else {
-                true
-            }
-        });
-        if pending.len() == before {
-            break;
-        }
-    }
+    ir::erase_unused(&pending, |op| {
+        ir::attribute(op, MARKER).is_some() || matches!(ir::op_name(op), "arith.cmpi" | "arith.andi")
+    });
 }

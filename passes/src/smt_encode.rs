@@ -872,7 +872,7 @@ impl Encoder {
         let mut assume_ops = Vec::new();
         ops::walk_ops(scope, &mut |op| {
             if matches!(OpKind::of(&op), Some(OpKind::Assume | OpKind::AssumeBounds))
-                && op.attribute(ops::LAYOUT_CONTRACT_ATTR).is_err()
+                && !crate::simplify::ir::is_layout_contract_fact(op.to_raw())
             {
                 assume_ops.push(op);
             }

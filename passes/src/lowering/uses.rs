@@ -143,7 +143,7 @@ enum Inputs<'s, 'c, 'a> {
     Flat(Value<'c, 'a>),
 }
 
-/// States the layout's contract on `inputs` as `lego.assume_bounds` marked [`LAYOUT_CONTRACT_ATTR`]:
+/// States the layout's contract on `inputs` as `lego.assume_bounds` marked [`lego_dialect::ops::LAYOUT_CONTRACT_ATTR`]:
 /// - each index below its logical dim, a flat position below the inverse's domain (semantics.md leaves
 ///   other inputs unspecified);
 /// - each size given as an SSA value in `[1, 2^63)` and a flat position below 2^63 when its bound is not a

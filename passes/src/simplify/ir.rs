@@ -256,6 +256,40 @@ pub fn block_encloses(block: MlirBlock, op: MlirOperation) -> bool {
     }
 }
 
+/// Whether `op` is a fact `lego-to-arith{assume-bounds=true}` stated from a layout's contract.
+pub fn is_layout_contract_fact(op: MlirOperation) -> bool {
+    op_name(op) == "lego.assume_bounds" && attribute(op, lego_dialect::ops::LAYOUT_CONTRACT_ATTR).is_some()
+}
+
+/// Removes `op` from its block and destroys it.
+pub fn erase(op: MlirOperation) {
+    unsafe {
+        mlir_sys::mlirOperationRemoveFromParent(op);
+        mlir_sys::mlirOperationDestroy(op);
+    }
+}
+
+/// Erases the ops of `ops` that `erasable` accepts once their results are unused, repeatedly, so that users
+/// go before their operands whatever the order of `ops`.
+pub fn erase_unused(ops: &[MlirOperation], erasable: impl Fn(MlirOperation) -> bool) {
+    let mut remaining: Vec<MlirOperation> = ops.to_vec();
+    loop {
+        let before = remaining.len();
+        remaining.retain(|op| {
+            let unused = (0..result_count(*op)).all(|index| result(*op, index).is_none_or(|v| !has_uses(v)));
+            if unused && erasable(*op) {
+                erase(*op);
+                false
+            } else {
+                true
+            }
+        });
+        if remaining.len() == before {
+            break;
+        }
+    }
+}
+
 /// Visits every op nested in `root` (not `root` itself), parents before children, in IR order.
 pub fn walk(root: MlirOperation, visit: &mut dyn FnMut(MlirOperation)) {
     let root = unsafe { melior::ir::OperationRef::from_raw(root) };

@@ -31,7 +31,6 @@ use crate::{
 };
 use cost::{Cost, Expr, Materializer, Planner};
 use ir::Key;
-use lego_dialect::ops::LAYOUT_CONTRACT_ATTR;
 use mlir_sys::{MlirOperation, MlirValue};
 use ranges::Ranges;
 use rules::{is_expression_op, Delinearize, Engine, Linearize};
@@ -89,7 +88,7 @@ pub fn simplify(root: MlirOperation, verify_rewrites: bool) -> Summary {
     // keep a value alive or make it a root (that would stop an apply feeding another from being folded into
     // it). Counted as dead users, never erased here; a value only they still use stays until they go.
     ir::walk(root, &mut |op| {
-        if ir::op_name(op) == "lego.assume_bounds" && ir::attribute(op, LAYOUT_CONTRACT_ATTR).is_some() {
+        if ir::is_layout_contract_fact(op) {
             dead.ops.insert(ir::op_key(op));
         }
     });
@@ -99,7 +98,7 @@ pub fn simplify(root: MlirOperation, verify_rewrites: bool) -> Summary {
             break;
         }
     }
-    erase_unused(&dead.list);
+    ir::erase_unused(&dead.list, |_| true);
     summary.solver_calls = smt.calls;
     summary
 }
@@ -486,29 +485,6 @@ fn round(root: MlirOperation, verify: bool, smt: &mut SmtProver, summary: &mut S
     }
     drop(ranges);
     changed
-}
-
-/// Erases the ops of `ops` whose results are unused, repeatedly (users are erased before their operands).
-fn erase_unused(ops: &[MlirOperation]) {
-    let mut remaining: Vec<MlirOperation> = ops.to_vec();
-    loop {
-        let before = remaining.len();
-        remaining.retain(|op| {
-            let unused = (0..ir::result_count(*op)).all(|index| ir::result(*op, index).is_none_or(|v| !ir::has_uses(v)));
-            if unused {
-                unsafe {
-                    mlir_sys::mlirOperationRemoveFromParent(*op);
-                    mlir_sys::mlirOperationDestroy(*op);
-                }
-                false
-            } else {
-                true
-            }
-        });
-        if remaining.len() == before {
-            break;
-        }
-    }
 }
 
 #[cfg(test)]
