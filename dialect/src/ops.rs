@@ -326,38 +326,43 @@ fn knowns(dims: &[Dim]) -> Vec<Option<i64>> {
 
 /// Computes [`LayoutShape`] by following the constructors that define `value`.
 pub fn layout_shape(value: Value) -> Option<LayoutShape> {
+    Some(LayoutShape { dims: knowns(&logical_dims(value)?), invertible: invertible(value) })
+}
+
+/// The logical dims of a layout (the sizes of the indices `apply` takes) as written; `None` when a
+/// constructor they depend on is not visible.
+pub fn logical_dims<'c: 'a, 'a>(value: Value<'c, 'a>) -> Option<Vec<Dim<'c, 'a>>> {
     let (_, layout) = defining_layout(value)?;
     Some(match layout {
-        LayoutOp::Row { dims } | LayoutOp::Col { dims } | LayoutOp::RegP { dims, .. } => {
-            LayoutShape { dims: knowns(&dims), invertible: true }
-        }
-        LayoutOp::GenP { dims, inverse, .. } => LayoutShape { dims: knowns(&dims), invertible: inverse.is_some() },
+        LayoutOp::Row { dims }
+        | LayoutOp::Col { dims }
+        | LayoutOp::RegP { dims, .. }
+        | LayoutOp::GenP { dims, .. }
+        | LayoutOp::GroupBy { dims, .. } => dims,
         LayoutOp::OrderBy { objects } => {
-            let mut shape = LayoutShape { dims: Vec::new(), invertible: true };
+            let mut dims = Vec::new();
             for object in objects {
-                let object = layout_shape(object)?;
-                shape.dims.extend(object.dims);
-                shape.invertible &= object.invertible;
+                dims.extend(logical_dims(object)?);
             }
-            shape
+            dims
         }
-        LayoutOp::GroupBy { dims, objects } => {
-            let mut invertible = true;
-            for object in objects {
-                // An object whose construction is hidden is assumed invertible here; lowering re-checks.
-                invertible &= layout_shape(object).is_none_or(|shape| shape.invertible);
-            }
-            LayoutShape { dims: knowns(&dims), invertible }
-        }
-        LayoutOp::TileBy { inner, levels } => {
-            let invertible = layout_shape(inner).is_none_or(|shape| shape.invertible);
-            LayoutShape { dims: levels.iter().flat_map(|level| knowns(level)).collect(), invertible }
-        }
-        LayoutOp::ExpandBy { inner, .. } => {
-            // semantics.md: apply(s⃗) = … apply(L, s⃗): the logical dims are those of the input layout.
-            layout_shape(inner)?
-        }
+        LayoutOp::TileBy { levels, .. } => levels.into_iter().flatten().collect(),
+        // semantics.md: apply(s⃗) = … apply(L, s⃗): the logical dims are those of the input layout.
+        LayoutOp::ExpandBy { inner, .. } => logical_dims(inner)?,
     })
+}
+
+/// Whether every piece of the layout has an inverse. A piece whose construction is hidden is assumed
+/// invertible here; lowering re-checks.
+fn invertible(value: Value) -> bool {
+    match defining_layout(value) {
+        None | Some((_, LayoutOp::Row { .. } | LayoutOp::Col { .. } | LayoutOp::RegP { .. })) => true,
+        Some((_, LayoutOp::GenP { inverse, .. })) => inverse.is_some(),
+        Some((_, LayoutOp::OrderBy { objects } | LayoutOp::GroupBy { objects, .. })) => {
+            objects.into_iter().all(invertible)
+        }
+        Some((_, LayoutOp::TileBy { inner, .. } | LayoutOp::ExpandBy { inner, .. })) => invertible(inner),
+    }
 }
 
 /// The index operands of `apply`/`load`/`store`/`assert_apply_bounds` (everything after the layout or view).

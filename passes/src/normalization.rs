@@ -184,7 +184,7 @@ fn group_by<'c, 'a>(
 ) -> Option<Value<'c, 'a>> {
     match objects {
         [] => Some(reg_p(b, &(0..dims.len() as i64).collect::<Vec<_>>(), dims)),
-        [single] if logical_dims(*single).is_some_and(|own| same_dims(&own, dims)) => Some(*single),
+        [single] if lego_dialect::ops::logical_dims(*single).is_some_and(|own| same_dims(&own, dims)) => Some(*single),
         _ if rebuilt => Some(first_result(b.insert(build_group_by(b.context, b.location, dims, objects)))),
         _ => None,
     }
@@ -227,26 +227,6 @@ fn is_identity(layout: Value) -> bool {
         }
         _ => false,
     }
-}
-
-/// The logical dims of a layout as written, when its construction is visible.
-fn logical_dims<'c: 'a, 'a>(layout: Value<'c, 'a>) -> Option<Vec<Dim<'c, 'a>>> {
-    Some(match layout_op(defining_op(layout)?).ok()?? {
-        LayoutOp::Row { dims }
-        | LayoutOp::Col { dims }
-        | LayoutOp::RegP { dims, .. }
-        | LayoutOp::GenP { dims, .. }
-        | LayoutOp::GroupBy { dims, .. } => dims,
-        LayoutOp::OrderBy { objects } => {
-            let mut dims = Vec::new();
-            for object in objects {
-                dims.extend(logical_dims(object)?);
-            }
-            dims
-        }
-        LayoutOp::TileBy { levels, .. } => levels.into_iter().flatten().collect(),
-        LayoutOp::ExpandBy { inner, .. } => logical_dims(inner)?,
-    })
 }
 
 fn same_dims(a: &[Dim], b: &[Dim]) -> bool {
