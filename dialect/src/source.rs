@@ -38,12 +38,36 @@ pub fn parse<'c>(context: &'c Context, file_name: &str, text: &str) -> Result<Mo
     };
     let generic = wrap_in_module_if_needed(&generic);
     tracing::trace!(target: "lego", "generic form handed to MLIR:\n{generic}");
-    let operation = parse_operation(context, &generic, file_name).ok_or(ParseError::Mlir)?;
+    let operation = parse_reporting_silent_failures(context, &generic, file_name).ok_or(ParseError::Mlir)?;
     let module = Module::from_operation(operation).ok_or(ParseError::Mlir)?;
     if !verify::verify_and_emit(&module.as_operation()) {
         return Err(ParseError::Verify);
     }
     Ok(module)
+}
+
+/// [`parse_operation`], and an error of our own where MLIR fails without saying why: its parser gives no
+/// diagnostic for a custom-form op of an IRDL dialect (the extensible dialect has no parser hook), so a lego
+/// op our syntax layer did not rewrite would otherwise be a silent exit 1.
+fn parse_reporting_silent_failures<'c>(context: &'c Context, source: &str, file_name: &str) -> Option<Operation<'c>> {
+    let errors_seen = std::rc::Rc::new(std::cell::Cell::new(0usize));
+    let counter = std::rc::Rc::clone(&errors_seen);
+    let handler = context.attach_diagnostic_handler(move |diagnostic| {
+        if matches!(diagnostic.severity(), melior::diagnostic::DiagnosticSeverity::Error) {
+            counter.set(counter.get() + 1);
+        }
+        false // not handled: the diagnostic goes on to the caller's handlers
+    });
+    let operation = parse_operation(context, source, file_name);
+    context.detach_diagnostic_handler(handler);
+    if operation.is_none() && errors_seen.get() == 0 {
+        let (line, column, message) = match syntax::first_custom_lego_op(source) {
+            Some((line, column, name)) => (line, column, format!("custom op '{name}' could not be parsed here")),
+            None => (1, 1, "MLIR could not parse the input and gave no reason".to_string()),
+        };
+        verify::emit_error(Location::new(context, file_name, line, column), &message);
+    }
+    operation
 }
 
 fn parse_operation<'c>(context: &'c Context, source: &str, file_name: &str) -> Option<Operation<'c>> {

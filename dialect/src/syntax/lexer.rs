@@ -72,6 +72,23 @@ impl Token<'_> {
 pub struct Lexed<'a> {
     pub tokens: Vec<Token<'a>>,
     pub errors: Vec<SyntaxError>,
+    /// The first bracket of a dialect body or location nested deeper than [`MAX_NESTING`].
+    pub nesting_error: Option<SyntaxError>,
+}
+
+/// The deepest nesting of brackets (`( [ { <`, inside or outside dialect bodies and locations) a text may
+/// have. MLIR's parser is recursive descent: about 6 000 nested regions or 10 000 nested attribute brackets
+/// overflow its stack (docs/known-upstream-bugs.md), so deeper input is rejected here with a located error
+/// before MLIR sees it. Hand-written and generated IR stays far below this.
+pub const MAX_NESTING: usize = 1000;
+
+/// The error for a bracket that opens nesting level `MAX_NESTING + 1`.
+pub fn nesting_error(line: usize, column: usize) -> SyntaxError {
+    SyntaxError {
+        line,
+        column,
+        message: format!("brackets nested more than {MAX_NESTING} deep are not supported (MLIR's parser would overflow its stack)"),
+    }
 }
 
 pub fn tokenize(text: &str) -> Lexed<'_> {
@@ -80,7 +97,7 @@ pub fn tokenize(text: &str) -> Lexed<'_> {
         bytes: text.as_bytes(),
         pos: 0,
         lines: LineIndex::new(text),
-        lexed: Lexed { tokens: Vec::new(), errors: Vec::new() },
+        lexed: Lexed { tokens: Vec::new(), errors: Vec::new(), nesting_error: None },
     };
     lexer.run();
     lexer.lexed
@@ -133,6 +150,11 @@ impl<'a> Lexer<'a> {
     fn push(&mut self, kind: TokenKind, start: usize) {
         let (line, column) = self.lines.line_col(start);
         self.lexed.tokens.push(Token { kind, text: &self.text[start..self.pos], offset: start, line, column });
+    }
+
+    fn too_deep_at(&mut self, offset: usize) {
+        let (line, column) = self.lines.line_col(offset);
+        self.lexed.nesting_error.get_or_insert(nesting_error(line, column));
     }
 
     fn error_at(&mut self, offset: usize, message: impl Into<String>) {
@@ -292,13 +314,20 @@ impl<'a> Lexer<'a> {
             return false;
         }
         let mut depth = 0usize;
+        let mut too_deep = false;
         while let Some(byte) = self.peek_at(0) {
             match byte {
                 b'"' => {
                     self.string();
                     continue;
                 }
-                b'(' => depth += 1,
+                b'(' => {
+                    depth += 1;
+                    if depth > MAX_NESTING && !too_deep {
+                        too_deep = true;
+                        self.too_deep_at(self.pos);
+                    }
+                }
                 b')' => {
                     depth -= 1;
                     if depth == 0 {
@@ -319,6 +348,7 @@ impl<'a> Lexer<'a> {
     /// comparison (`affine_set<(d0) : (d0 >= 0)>`).
     fn angle_body(&mut self, token_start: usize) {
         let mut open: Vec<u8> = Vec::new();
+        let mut too_deep = false;
         while let Some(byte) = self.peek_at(0) {
             match byte {
                 b'"' => {
@@ -326,7 +356,13 @@ impl<'a> Lexer<'a> {
                     continue;
                 }
                 b'<' if self.peek_at(1) == Some(b'=') && matches!(open.last(), Some(b'(' | b'[' | b'{')) => self.pos += 1,
-                b'<' | b'(' | b'[' | b'{' => open.push(byte),
+                b'<' | b'(' | b'[' | b'{' => {
+                    open.push(byte);
+                    if open.len() > MAX_NESTING && !too_deep {
+                        too_deep = true;
+                        self.too_deep_at(self.pos);
+                    }
+                }
                 b'>' if self.pos > 0 && self.bytes[self.pos - 1] == b'-' => {}
                 b'>' if open.last() == Some(&b'<') => {
                     open.pop();

@@ -15,6 +15,7 @@ mod source;
 mod splice;
 mod to_custom;
 mod to_generic;
+mod upstream_guards;
 
 #[cfg(test)]
 mod tests;
@@ -49,4 +50,16 @@ pub fn to_generic(file_name: &str, text: &str) -> Result<String, Vec<SyntaxError
 /// does not recognise (or whose attributes don't fit the custom form) is left exactly as printed.
 pub fn to_custom(printed: &str) -> String {
     to_custom::to_custom(printed)
+}
+
+/// The line, column and name of the first custom-form lego op left in `text` (one the rewriter did not
+/// recognise as an op), to locate an otherwise silent MLIR parse failure.
+pub fn first_custom_lego_op(text: &str) -> Option<(usize, usize, String)> {
+    let source = source::Source::new(text).ok()?;
+    source.toks.iter().enumerate().find_map(|(index, token)| {
+        let next = source.toks.get(index + 1)?;
+        let attribute_like = next.line == token.line && (next.is_punct("=") || next.is_punct(",") || next.is_punct("}"));
+        (token.kind == lexer::TokenKind::BareIdent && model::OpName::parse(token.text).is_some() && !attribute_like)
+            .then(|| (token.line, token.column, token.text.to_string()))
+    })
 }

@@ -16,6 +16,9 @@ pub(crate) struct Source<'a> {
     /// stray bracket is part of a lego op (`lego.row 4, 8]`), so callers report it only when they found
     /// nothing else.
     pub bracket_error: Option<SyntaxError>,
+    /// The first bracket nested deeper than [`super::lexer::MAX_NESTING`]: fatal for text going to MLIR's
+    /// parser, harmless in text MLIR printed.
+    pub nesting_error: Option<SyntaxError>,
     aliases: HashMap<&'a str, &'a str>,
 }
 
@@ -60,9 +63,13 @@ impl<'a> Source<'a> {
         let mut toks: Vec<Token<'a>> = lexed.tokens.into_iter().filter(|token| token.kind != TokenKind::Comment).collect();
         let (line, column) = super::lexer::LineIndex::new(text).line_col(text.len());
         toks.push(Token { kind: TokenKind::Eof, text: "", offset: text.len(), line, column });
-        let (partner, bracket_error) = match_brackets(&toks);
+        let (partner, bracket_error, bracket_nesting_error) = match_brackets(&toks);
+        let nesting_error = match (lexed.nesting_error, bracket_nesting_error) {
+            (Some(a), Some(b)) => Some(if (a.line, a.column) <= (b.line, b.column) { a } else { b }),
+            (a, b) => a.or(b),
+        };
         let aliases = collect_aliases(&toks);
-        Ok(Self { text, toks, partner, bracket_error, aliases })
+        Ok(Self { text, toks, partner, bracket_error, nesting_error, aliases })
     }
 
     pub fn partner(&self, index: usize) -> Option<usize> {
@@ -121,10 +128,30 @@ impl<'a> Source<'a> {
     }
 
     /// Recognises `[results =] name` at token `index`, where `results` is `%a`, `%a, %b` or `%r:2`.
+    ///
+    /// A lego op may also follow another op on the same line (`%c = arith.constant 0 : index %l = lego.row
+    /// [4]`), as MLIR allows: a known `lego.` op name (with or without results) not preceded by `,` or `=`
+    /// begins an op wherever it stands. Upstream ops cannot be recognised mid-line without their grammar,
+    /// and need not be: MLIR parses them itself.
     pub fn op_head(&self, index: usize) -> Option<OpHead> {
-        if !self.starts_statement(index) {
-            return None;
+        let head = self.op_head_at(index)?;
+        if self.starts_statement(index) || self.begins_lego_op_mid_line(index, &head) {
+            Some(head)
+        } else {
+            None
         }
+    }
+
+    fn begins_lego_op_mid_line(&self, index: usize, head: &OpHead) -> bool {
+        let name = &self.toks[head.name];
+        let after_separator = index.checked_sub(1).is_some_and(|previous| {
+            let previous = &self.toks[previous];
+            previous.is_punct(",") || previous.is_punct("=") || previous.is_punct("(") || previous.is_punct("[")
+        });
+        name.kind == TokenKind::BareIdent && super::model::OpName::parse(name.text).is_some() && !after_separator
+    }
+
+    fn op_head_at(&self, index: usize) -> Option<OpHead> {
         let mut cursor = index;
         let mut results = None;
         if self.toks[cursor].kind == TokenKind::ValueId {
@@ -212,17 +239,24 @@ fn closer_of(open: &str) -> &'static str {
 }
 
 /// Pairs up `(`/`)`, `[`/`]` and `{`/`}`; brackets left unpaired get no partner. Returns the first error
-/// (the later ones are usually its echoes).
-fn match_brackets(toks: &[Token<'_>]) -> (Vec<Option<usize>>, Option<SyntaxError>) {
+/// (the later ones are usually its echoes), and the first bracket nested deeper than
+/// [`super::lexer::MAX_NESTING`] (fatal: MLIR's recursive parser would overflow its stack on it).
+fn match_brackets(toks: &[Token<'_>]) -> (Vec<Option<usize>>, Option<SyntaxError>, Option<SyntaxError>) {
     let mut partner = vec![None; toks.len()];
     let mut open: Vec<usize> = Vec::new();
     let mut first_error = None;
+    let mut nesting_error = None;
     for (index, token) in toks.iter().enumerate() {
         if token.kind != TokenKind::Punct {
             continue;
         }
         match token.text {
-            "(" | "[" | "{" => open.push(index),
+            "(" | "[" | "{" => {
+                open.push(index);
+                if open.len() > super::lexer::MAX_NESTING && nesting_error.is_none() {
+                    nesting_error = Some(super::lexer::nesting_error(token.line, token.column));
+                }
+            }
             ")" | "]" | "}" => {
                 // Pair with the innermost opener of the same kind; openers in between stay unpaired.
                 let depth = open.iter().rposition(|&opener| closer_of(toks[opener].text) == token.text);
@@ -254,7 +288,7 @@ fn match_brackets(toks: &[Token<'_>]) -> (Vec<Option<usize>>, Option<SyntaxError
         first_error
             .get_or_insert_with(|| token.error(format!("unbalanced '{}': no matching '{}'", token.text, closer_of(token.text))));
     }
-    (partner, first_error)
+    (partner, first_error, nesting_error)
 }
 
 /// `!name = <type>` at the start of a line defines a type alias.
@@ -293,6 +327,12 @@ mod tests {
         assert_eq!(head("%a = 4", 0), None);
         // After a brace on the same line.
         assert_eq!(head("scf.if %c { lego.assume %x }", 3), Some((None, "lego.assume".into())));
+        // A lego op after another op on the same line; not an operand list or a result of a group.
+        assert_eq!(head("%c = arith.constant 0 : index %l = lego.row [4]", 6), Some((Some("%l".into()), "lego.row".into())));
+        assert_eq!(head("return %x lego.assume %c", 2), Some((None, "lego.assume".into())));
+        assert_eq!(head("%a, %b = lego.apply_inverse", 2), None);
+        assert_eq!(head("%a, %b = lego.apply_inverse", 4), None);
+        assert_eq!(head("%c = arith.constant 0 : index %l = foo.bar", 6), None);
     }
 
     #[test]

@@ -12,6 +12,13 @@ use super::SyntaxError;
 
 pub fn to_generic(file_name: &str, text: &str) -> Result<String, Vec<SyntaxError>> {
     let source = Source::new(text)?;
+    if let Some(error) = &source.nesting_error {
+        return Err(vec![error.clone()]);
+    }
+    let crashing_shapes = super::upstream_guards::check(&source);
+    if !crashing_shapes.is_empty() {
+        return Err(crashing_shapes);
+    }
     let mut rewriter = Rewriter { source: &source, file: escape_string(file_name), out: Splicer::new(text), errors: Vec::new() };
     rewriter.statements(0, source.eof(), Scope::TOP);
     if rewriter.errors.is_empty() {
