@@ -324,44 +324,154 @@ fn knowns(dims: &[Dim]) -> Vec<Option<i64>> {
     dims.iter().map(Dim::known).collect()
 }
 
-/// Computes [`LayoutShape`] by following the constructors that define `value`.
+/// Computes [`LayoutShape`] by following the constructors that define `value` (one linear, non-recursive walk;
+/// callers that ask about many values of one chain use [`LayoutFactsCache`]).
 pub fn layout_shape(value: Value) -> Option<LayoutShape> {
-    Some(LayoutShape { dims: knowns(&logical_dims(value)?), invertible: invertible(value) })
+    let dims = logical_dims(value)?;
+    let invertible = LayoutFactsCache::default().facts(value).invertible;
+    Some(LayoutShape { dims: knowns(&dims), invertible })
 }
+
+/// The most logical dims [`logical_dims`] spells out. A layout of higher rank (only reachable through a chain
+/// of `order_by`s that reuse one value, doubling the rank at each step) counts as one whose dims are not known.
+pub const MAX_SPELLED_RANK: usize = 1 << 16;
 
 /// The logical dims of a layout (the sizes of the indices `apply` takes) as written; `None` when a
-/// constructor they depend on is not visible.
+/// constructor they depend on is not visible (or the rank exceeds [`MAX_SPELLED_RANK`]). Iterative: layout
+/// chains of any depth use constant stack.
 pub fn logical_dims<'c: 'a, 'a>(value: Value<'c, 'a>) -> Option<Vec<Dim<'c, 'a>>> {
-    let (_, layout) = defining_layout(value)?;
-    Some(match layout {
-        LayoutOp::Row { dims }
-        | LayoutOp::Col { dims }
-        | LayoutOp::RegP { dims, .. }
-        | LayoutOp::GenP { dims, .. }
-        | LayoutOp::GroupBy { dims, .. } => dims,
-        LayoutOp::OrderBy { objects } => {
-            let mut dims = Vec::new();
-            for object in objects {
-                dims.extend(logical_dims(object)?);
+    let mut facts = LayoutFactsCache::default();
+    if facts.facts(value).rank? > MAX_SPELLED_RANK {
+        return None;
+    }
+    let mut dims = Vec::new();
+    let mut pending = vec![value];
+    while let Some(value) = pending.pop() {
+        let (_, layout) = defining_layout(value)?;
+        match layout {
+            LayoutOp::Row { dims: own }
+            | LayoutOp::Col { dims: own }
+            | LayoutOp::RegP { dims: own, .. }
+            | LayoutOp::GenP { dims: own, .. }
+            | LayoutOp::GroupBy { dims: own, .. } => dims.extend(own),
+            // Objects in reverse, so that the first is expanded first; rank-0 objects add nothing (and could
+            // otherwise be re-expanded exponentially often in a DAG).
+            LayoutOp::OrderBy { objects } => {
+                pending.extend(objects.into_iter().rev().filter(|object| facts.facts(*object).rank != Some(0)));
             }
-            dims
+            LayoutOp::TileBy { levels, .. } => dims.extend(levels.into_iter().flatten()),
+            // semantics.md: apply(s⃗) = … apply(L, s⃗): the logical dims are those of the input layout.
+            LayoutOp::ExpandBy { inner, .. } => pending.push(inner),
         }
-        LayoutOp::TileBy { levels, .. } => levels.into_iter().flatten().collect(),
-        // semantics.md: apply(s⃗) = … apply(L, s⃗): the logical dims are those of the input layout.
-        LayoutOp::ExpandBy { inner, .. } => logical_dims(inner)?,
-    })
+    }
+    Some(dims)
 }
 
-/// Whether every piece of the layout has an inverse. A piece whose construction is hidden is assumed
-/// invertible here; lowering re-checks.
-fn invertible(value: Value) -> bool {
-    match defining_layout(value) {
-        None | Some((_, LayoutOp::Row { .. } | LayoutOp::Col { .. } | LayoutOp::RegP { .. })) => true,
-        Some((_, LayoutOp::GenP { inverse, .. })) => inverse.is_some(),
-        Some((_, LayoutOp::OrderBy { objects } | LayoutOp::GroupBy { objects, .. })) => {
-            objects.into_iter().all(invertible)
+/// What the verifier asks about a layout at every use: its rank and element count (`None` where not known)
+/// and whether every piece has an inverse (a piece whose construction is hidden is assumed invertible here;
+/// lowering re-checks).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LayoutFacts {
+    /// `None` when a constructor the dims depend on is not visible.
+    pub rank: Option<usize>,
+    /// `None` when a dim is unknown or the product overflows.
+    pub volume: Option<i64>,
+    pub invertible: bool,
+}
+
+impl LayoutFacts {
+    const HIDDEN: LayoutFacts = LayoutFacts { rank: None, volume: None, invertible: true };
+
+    fn of_dims(dims: &[Dim], invertible: bool) -> LayoutFacts {
+        LayoutFacts { rank: Some(dims.len()), volume: known_product(dims), invertible }
+    }
+}
+
+/// [`LayoutFacts`] per value, memoized, computed with an explicit stack: a chain of N constructors costs O(N)
+/// in total however many of its values are asked about, and no stack depth. A cycle (possible in graph
+/// regions) makes the values on it hidden.
+#[derive(Default)]
+pub struct LayoutFactsCache {
+    facts: std::collections::HashMap<usize, LayoutFacts>,
+}
+
+impl LayoutFactsCache {
+    fn key(value: Value) -> usize {
+        melior::ir::ValueLike::to_raw(&value).ptr as usize
+    }
+
+    pub fn facts(&mut self, value: Value) -> LayoutFacts {
+        if let Some(facts) = self.facts.get(&Self::key(value)) {
+            return *facts;
         }
-        Some((_, LayoutOp::TileBy { inner, .. } | LayoutOp::ExpandBy { inner, .. })) => invertible(inner),
+        let mut visiting = std::collections::HashSet::new();
+        let mut pending = vec![(value, false)];
+        while let Some((current, children_done)) = pending.pop() {
+            let key = Self::key(current);
+            if self.facts.contains_key(&key) {
+                continue;
+            }
+            let layout = defining_layout(current).map(|(_, layout)| layout);
+            let children: Vec<Value> = match &layout {
+                Some(LayoutOp::OrderBy { objects } | LayoutOp::GroupBy { objects, .. }) => objects.clone(),
+                Some(LayoutOp::TileBy { inner, .. } | LayoutOp::ExpandBy { inner, .. }) => vec![*inner],
+                _ => Vec::new(),
+            };
+            if !children_done {
+                visiting.insert(key);
+                pending.push((current, true));
+                for child in children {
+                    let child_key = Self::key(child);
+                    if !self.facts.contains_key(&child_key) && !visiting.contains(&child_key) {
+                        pending.push((child, false));
+                    }
+                }
+                continue;
+            }
+            // A child still being visited is on a cycle: hidden.
+            let child_facts =
+                |cache: &Self, child: &Value| cache.facts.get(&Self::key(*child)).copied().unwrap_or(LayoutFacts::HIDDEN);
+            let facts = match layout {
+                None => LayoutFacts::HIDDEN,
+                Some(LayoutOp::Row { dims } | LayoutOp::Col { dims } | LayoutOp::RegP { dims, .. }) => {
+                    LayoutFacts::of_dims(&dims, true)
+                }
+                Some(LayoutOp::GenP { dims, inverse, .. }) => LayoutFacts::of_dims(&dims, inverse.is_some()),
+                Some(LayoutOp::GroupBy { dims, objects }) => {
+                    let invertible = objects.iter().all(|object| child_facts(self, object).invertible);
+                    LayoutFacts::of_dims(&dims, invertible)
+                }
+                Some(LayoutOp::OrderBy { objects }) => {
+                    let mut facts = LayoutFacts { rank: Some(0), volume: Some(1), invertible: true };
+                    for object in &objects {
+                        let object = child_facts(self, object);
+                        facts.rank = facts.rank.zip(object.rank).map(|(a, b)| a.saturating_add(b));
+                        facts.volume = facts.volume.zip(object.volume).and_then(|(a, b)| a.checked_mul(b));
+                        facts.invertible &= object.invertible;
+                    }
+                    if facts.rank.is_none() {
+                        facts.volume = None;
+                    }
+                    facts
+                }
+                Some(LayoutOp::TileBy { inner, levels }) => {
+                    let tiles: Vec<Dim> = levels.into_iter().flatten().collect();
+                    LayoutFacts::of_dims(&tiles, child_facts(self, &inner).invertible)
+                }
+                Some(LayoutOp::ExpandBy { inner, .. }) => child_facts(self, &inner),
+            };
+            visiting.remove(&key);
+            self.facts.insert(key, facts);
+        }
+        self.facts.get(&Self::key(value)).copied().unwrap_or(LayoutFacts::HIDDEN)
+    }
+
+    /// [`layout_codomain`] with this cache's facts.
+    pub fn codomain(&mut self, value: Value) -> Option<i64> {
+        match defining_layout(value)? {
+            (_, LayoutOp::ExpandBy { dims, .. }) => known_product(&dims),
+            _ => self.facts(value).volume,
+        }
     }
 }
 
@@ -579,8 +689,5 @@ pub fn walk_ops<'c, 'a>(root: OperationRef<'c, 'a>, visit: &mut dyn FnMut(Operat
 /// The number of positions a layout maps to (what a viewed memref must hold): `Π n⃗` for
 /// `expand_by L dims n⃗ to m⃗`, the element count otherwise. `None` when unknown.
 pub fn layout_codomain(value: Value) -> Option<i64> {
-    match defining_layout(value)? {
-        (_, LayoutOp::ExpandBy { dims, .. }) => known_product(&dims),
-        _ => layout_shape(value)?.volume(),
-    }
+    LayoutFactsCache::default().codomain(value)
 }

@@ -3,7 +3,7 @@
 //! each failure is an `error:` at the op, worded `'lego.<op>' op <reason>` like MLIR's own op verifiers.
 
 use crate::ops::{
-    layout_op, layout_shape, walk_ops, yielded_values, AccessError, Dim, LayoutOp, LayoutShape, OpKind,
+    layout_op, layout_shape, walk_ops, yielded_values, AccessError, Dim, LayoutFactsCache, LayoutOp, OpKind,
     REGION_TERMINATOR,
 };
 use melior::ir::{
@@ -25,9 +25,12 @@ pub struct VerifyError<'c> {
 pub fn verify<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Vec<VerifyError<'c>> {
     let mut errors = Vec::new();
     let root = unsafe { OperationRef::from_raw(root.to_raw()) };
+    // One cache for the whole walk: each op asks about its operand layouts, and a chain of N layouts must
+    // cost O(N), not O(N²).
+    let mut facts = LayoutFactsCache::default();
     walk_ops(root, &mut |op| {
         if let Some(kind) = OpKind::of(&op) {
-            if let Err(reason) = verify_op(kind, op) {
+            if let Err(reason) = verify_op(kind, op, &mut facts) {
                 errors.push(VerifyError { location: op.location(), message: format!("'{}' op {reason}", kind.name()) });
             }
         }
@@ -55,57 +58,56 @@ pub fn emit_error(location: Location, message: &str) {
 
 type Check = Result<(), String>;
 
-fn verify_op(kind: OpKind, op: OperationRef) -> Check {
+fn verify_op(kind: OpKind, op: OperationRef, facts: &mut LayoutFactsCache) -> Check {
     if kind.is_layout_constructor() {
         let layout = layout_op(op).map_err(|error: AccessError| error.to_string())?;
         return match layout {
-            Some(layout) => verify_layout(layout),
+            Some(layout) => verify_layout(layout, facts),
             None => Ok(()),
         };
     }
     match kind {
         OpKind::Apply | OpKind::AssertApplyBounds => {
             let layout = op.operand(0).map_err(|e| e.to_string())?;
-            check_index_count(layout_shape(layout).as_ref(), op.operand_count() - 1)
+            check_index_count(facts.facts(layout).rank, op.operand_count() - 1)
         }
         OpKind::ApplyInverse | OpKind::AssertInvBounds => {
             let layout = op.operand(0).map_err(|e| e.to_string())?;
-            let shape = layout_shape(layout);
+            let shape = facts.facts(layout);
             if kind == OpKind::ApplyInverse {
-                if let Some(shape) = &shape {
-                    if shape.rank() != op.result_count() {
+                if let Some(rank) = shape.rank {
+                    if rank != op.result_count() {
                         return Err(format!(
-                            "number of results ({}) does not match layout rank ({})",
+                            "number of results ({}) does not match layout rank ({rank})",
                             op.result_count(),
-                            shape.rank()
                         ));
                     }
                 }
             }
-            check_invertible(shape.as_ref())
+            // Invertibility is only judged where the layout's dims are visible (as before the facts cache).
+            check_invertible(shape.rank.is_none() || shape.invertible)
         }
-        OpKind::CastView => verify_cast_view(op),
-        OpKind::Load | OpKind::Store => verify_access(kind, op),
+        OpKind::CastView => verify_cast_view(op, facts),
+        OpKind::Load | OpKind::Store => verify_access(kind, op, facts),
         OpKind::Check => verify_check(op),
         _ => Ok(()),
     }
 }
 
-fn check_index_count(shape: Option<&LayoutShape>, indices: usize) -> Check {
-    match shape {
-        Some(shape) if shape.rank() != indices => {
-            Err(format!("number of indices ({indices}) does not match layout rank ({})", shape.rank()))
+fn check_index_count(rank: Option<usize>, indices: usize) -> Check {
+    match rank {
+        Some(rank) if rank != indices => {
+            Err(format!("number of indices ({indices}) does not match layout rank ({rank})"))
         }
         _ => Ok(()),
     }
 }
 
-fn check_invertible(shape: Option<&LayoutShape>) -> Check {
-    match shape {
-        Some(shape) if !shape.invertible => {
-            Err("layout is not invertible: it is built from an apply-only lego.gen_p (no 'inv' region)".into())
-        }
-        _ => Ok(()),
+fn check_invertible(invertible: bool) -> Check {
+    if invertible {
+        Ok(())
+    } else {
+        Err("layout is not invertible: it is built from an apply-only lego.gen_p (no 'inv' region)".into())
     }
 }
 
@@ -123,7 +125,7 @@ fn check_positive(dims: &[Dim], what: &str) -> Check {
     Ok(())
 }
 
-fn verify_layout(layout: LayoutOp) -> Check {
+fn verify_layout(layout: LayoutOp, facts: &mut LayoutFactsCache) -> Check {
     match layout {
         LayoutOp::Row { dims } | LayoutOp::Col { dims } => check_positive(&dims, "Dimension"),
         LayoutOp::RegP { perm, dims } => {
@@ -167,7 +169,7 @@ fn verify_layout(layout: LayoutOp) -> Check {
             check_positive(&dims, "Dimension")?;
             let Some(group) = crate::ops::known_product(&dims) else { return Ok(()) };
             for (position, object) in objects.iter().enumerate() {
-                if let Some(volume) = layout_shape(*object).and_then(|shape| shape.volume()) {
+                if let Some(volume) = facts.facts(*object).volume {
                     if volume != group {
                         return Err(format!(
                             "product of group dims ({group}) does not match the number of elements of object #{position} ({volume})"
@@ -197,8 +199,8 @@ fn verify_layout(layout: LayoutOp) -> Check {
                     }
                 }
             }
-            if let Some(shape) = layout_shape(inner) {
-                if let (Some(volume), Some(expanded)) = (shape.volume(), crate::ops::known_product(&to_dims)) {
+            {
+                if let (Some(volume), Some(expanded)) = (facts.facts(inner).volume, crate::ops::known_product(&to_dims)) {
                     if volume != expanded {
                         return Err(format!(
                             "expanded shape has {expanded} elements but the input layout has {volume}"
@@ -319,7 +321,7 @@ fn memref_element_and_count(memref: Type) -> (Option<String>, Option<i64>) {
     }
 }
 
-fn verify_cast_view(op: OperationRef) -> Check {
+fn verify_cast_view(op: OperationRef, facts: &mut LayoutFactsCache) -> Check {
     let memref = op.operand(0).map_err(|e| e.to_string())?;
     let layout = op.operand(1).map_err(|e| e.to_string())?;
     let view = op.result(0).map_err(|e| e.to_string())?;
@@ -331,7 +333,7 @@ fn verify_cast_view(op: OperationRef) -> Check {
             ));
         }
     }
-    if let (Some(count), Some(volume)) = (count, crate::ops::layout_codomain(layout)) {
+    if let (Some(count), Some(volume)) = (count, facts.codomain(layout)) {
         if count != volume {
             return Err(format!(
                 "MemRef total number of elements ({count}) does not match layout volume ({volume})"
@@ -341,16 +343,16 @@ fn verify_cast_view(op: OperationRef) -> Check {
     Ok(())
 }
 
-/// The layout behind a view value, when the view comes from a visible `cast_view`.
-fn view_layout_shape(view: melior::ir::Value) -> Option<LayoutShape> {
+/// The rank of the layout behind a view value, when the view comes from a visible `cast_view`.
+fn view_layout_rank(view: melior::ir::Value, facts: &mut LayoutFactsCache) -> Option<usize> {
     let owner = melior::ir::operation::OperationResult::try_from(view).ok()?.owner();
     if OpKind::of(&owner)? != OpKind::CastView {
         return None;
     }
-    layout_shape(owner.operand(1).ok()?)
+    facts.facts(owner.operand(1).ok()?).rank
 }
 
-fn verify_access(kind: OpKind, op: OperationRef) -> Check {
+fn verify_access(kind: OpKind, op: OperationRef, facts: &mut LayoutFactsCache) -> Check {
     let (view_position, value_type) = match kind {
         OpKind::Load => (0, op.result(0).ok().map(|result| result.r#type())),
         _ => (1, op.operand(0).ok().map(|value| value.r#type())),
@@ -362,7 +364,7 @@ fn verify_access(kind: OpKind, op: OperationRef) -> Check {
             return Err(format!("{what} type '{value_type}' does not match view element type '{element}'"));
         }
     }
-    check_index_count(view_layout_shape(view).as_ref(), op.operand_count() - view_position - 1)
+    check_index_count(view_layout_rank(view, facts), op.operand_count() - view_position - 1)
 }
 
 fn verify_check(op: OperationRef) -> Check {
