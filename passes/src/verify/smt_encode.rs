@@ -616,6 +616,22 @@ impl Encoder {
 
     /// The logical dims of a layout value.
     pub fn layout_dims<'c>(&mut self, layout: Value<'c, '_>, at: Location<'c>) -> Encoded<'c, Vec<Term>> {
+        self.nested_layout(at, |this| this.layout_dims_unguarded(layout, at))
+    }
+
+    /// One more level of a layout chain: the recursive encoders below share `encode`'s depth bound, so a
+    /// chain of any depth costs bounded stack (deeper chains cannot be verified, and say so).
+    fn nested_layout<'c, T>(&mut self, at: Location<'c>, encode: impl FnOnce(&mut Self) -> Encoded<'c, T>) -> Encoded<'c, T> {
+        if self.depth > MAX_DEPTH {
+            return fail(at, format!("cannot verify: layout nested more than {MAX_DEPTH} constructors deep"));
+        }
+        self.depth += 1;
+        let result = encode(self);
+        self.depth -= 1;
+        result
+    }
+
+    fn layout_dims_unguarded<'c>(&mut self, layout: Value<'c, '_>, at: Location<'c>) -> Encoded<'c, Vec<Term>> {
         let (_, layout) = self.layout(layout, at)?;
         match layout {
             LayoutOp::Row { dims }
@@ -658,6 +674,10 @@ impl Encoder {
 
     /// `apply(layout, indices)`.
     pub fn layout_apply<'c>(&mut self, layout: Value<'c, '_>, indices: &[Term], at: Location<'c>) -> Encoded<'c, Term> {
+        self.nested_layout(at, |this| this.layout_apply_unguarded(layout, indices, at))
+    }
+
+    fn layout_apply_unguarded<'c>(&mut self, layout: Value<'c, '_>, indices: &[Term], at: Location<'c>) -> Encoded<'c, Term> {
         let (owner, node) = self.layout(layout, at)?;
         let location = owner.location();
         let rank_error = |expected: usize| {
@@ -731,6 +751,10 @@ impl Encoder {
 
     /// `apply_inverse(layout, flat)`.
     pub fn layout_inverse<'c>(&mut self, layout: Value<'c, '_>, flat: &Term, at: Location<'c>) -> Encoded<'c, Vec<Term>> {
+        self.nested_layout(at, |this| this.layout_inverse_unguarded(layout, flat, at))
+    }
+
+    fn layout_inverse_unguarded<'c>(&mut self, layout: Value<'c, '_>, flat: &Term, at: Location<'c>) -> Encoded<'c, Vec<Term>> {
         let (owner, node) = self.layout(layout, at)?;
         let location = owner.location();
         match node {

@@ -101,6 +101,10 @@ fn run(cli: &Cli, registry: &Registry) -> Result<bool, String> {
         let padded = chunk.padded_text();
         let processed = process_chunk(&context, cli, registry, &pipeline, &file_name, &padded);
         let reported = sink.take();
+        // Some upstream passes (lower-affine) emit errors and still succeed; an error is a failure whoever
+        // reported it, and its half-converted output is not printed.
+        let reported_error = reported.iter().any(|diagnostic| diagnostic.severity == expected_diagnostics::Severity::Error);
+        let processed = if reported_error && !cli.verify_diagnostics { None } else { processed };
         if cli.verify_diagnostics {
             let failures = verify_chunk_diagnostics(&file_name, chunk, &reported);
             for failure in &failures {
