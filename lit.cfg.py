@@ -13,11 +13,18 @@ config.test_exec_root = os.path.join(root, "target", "lit")
 
 llvm_bin = "/usr/lib/llvm-22/bin"
 tool_dirs = [os.path.join(root, "target", "debug"), llvm_bin]
+# LEGO_PROFILE=release (what `make test` sets): lego-opt from target/release, as users run it (undefined
+# behaviour the debug build hides crashes there); the other tools and libraries stay the debug build's.
+if os.environ.get("LEGO_PROFILE", "debug") == "release":
+    tool_dirs.insert(0, os.path.join(root, "target", "release"))
+    config.available_features.add("release-lego-opt")
 config.environment["PATH"] = os.pathsep.join(tool_dirs + [config.environment.get("PATH", os.environ.get("PATH", ""))])
 # Deterministic, panic-free runs: a Rust backtrace in a test's output is a bug, never expected text.
 config.environment["RUST_BACKTRACE"] = "0"
 config.substitutions.append(("%lego_root", root))
 config.substitutions.append(("%examples", os.path.join(root, "examples")))
+# Runs a command under time and memory limits and prints its outcome class (bench/fuzz/outcome.py).
+config.substitutions.append(("%outcome", "python3 " + os.path.join(root, "bench", "fuzz", "outcome.py")))
 # C and C++ hosts of the C API (test/capi): the system compilers, as an embedder would use them.
 import shutil
 config.substitutions.append(("%cc", os.environ.get("CC", "cc")))

@@ -377,7 +377,10 @@ fn lego_to_spirv(options: &Options) -> Result<String, RegistryError> {
          gpu-to-llvm{{use-bare-pointers-for-kernels=true intersperse-sizes-for-kernels={intersperse}}}, \
          reconcile-unrealized-casts"
     );
-    Ok(gpu_pipeline(pipeline, &target_conversion, &host_and_binary))
+    let text = gpu_pipeline(pipeline, &target_conversion, &host_and_binary);
+    // Vulkan kernels index with 32 bits: the first check reports index constants that do not fit, at the constant.
+    let check = format!("lego-require-gpu-code{{pipeline={pipeline}}}");
+    Ok(if index64 { text } else { text.replacen(&check, &format!("lego-require-gpu-code{{pipeline={pipeline} kernel-index-bitwidth=32}}"), 1) })
 }
 
 // ---------------------------------------------------------------------------------------------------------

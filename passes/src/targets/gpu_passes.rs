@@ -40,15 +40,28 @@ pub fn passes() -> Vec<PassInfo> {
             name: "lego-require-gpu-code",
             description: "Fail with a clear error when the module has no gpu.launch, gpu.launch_func or gpu.module \
                           (first element of the GPU target pipelines)",
-            options: &[OptionSpec {
-                name: "pipeline",
-                default: "",
-                description: "name of the pipeline this check belongs to, for the message",
-            }],
+            options: &[
+                OptionSpec {
+                    name: "pipeline",
+                    default: "",
+                    description: "name of the pipeline this check belongs to, for the message",
+                },
+                OptionSpec {
+                    name: "kernel-index-bitwidth",
+                    default: "64",
+                    description: "bit width of `index` in the kernels (32: index constants used in kernels must fit)",
+                },
+            ],
             entry: Entry::Pass(|options: &Options| {
                 static ID: PassId = PassId::new();
                 let pipeline = options.string("pipeline").to_string();
-                Ok(into_mlir_pass(GpuCodeCheck { pipeline, require: true }, &ID))
+                let bits = options.string("kernel-index-bitwidth").trim();
+                let kernel_index_bits = match bits {
+                    "32" => 32,
+                    "64" => 64,
+                    _ => return Err(options.bad_value("kernel-index-bitwidth", bits, "32 or 64")),
+                };
+                Ok(into_mlir_pass(GpuCodeCheck { pipeline, require: true, kernel_index_bits }, &ID))
             }),
         },
         PassInfo {
@@ -63,7 +76,7 @@ pub fn passes() -> Vec<PassInfo> {
             entry: Entry::Pass(|options: &Options| {
                 static ID: PassId = PassId::new();
                 let pipeline = options.string("pipeline").to_string();
-                Ok(into_mlir_pass(GpuCodeCheck { pipeline, require: false }, &ID))
+                Ok(into_mlir_pass(GpuCodeCheck { pipeline, require: false, kernel_index_bits: 64 }, &ID))
             }),
         },
         PassInfo {
@@ -137,6 +150,8 @@ fn top_level_ops<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> 
 struct GpuCodeCheck {
     pipeline: String,
     require: bool,
+    /// `lego-require-gpu-code`: the width of `index` in the kernels the pipeline produces.
+    kernel_index_bits: u32,
 }
 
 impl LegoPass for GpuCodeCheck {
@@ -174,6 +189,9 @@ impl LegoPass for GpuCodeCheck {
             }
             return Err(PassFailure(format!("{} undischarged bounds obligation(s)", obligations.len())));
         }
+        if self.require && !kernel_abi_errors(root, &pipeline, &self.pipeline, self.kernel_index_bits) {
+            return Err(PassFailure("a kernel's launch sizes, memrefs or index constants do not fit the target".into()));
+        }
         let (location, message) = match (self.require, first_gpu_op) {
             (true, None) => (
                 root.location(),
@@ -195,6 +213,120 @@ impl LegoPass for GpuCodeCheck {
         };
         emit_error(location, &message);
         Err(PassFailure(message))
+    }
+}
+
+/// What upstream's GPU conversions fail on deep inside the pipeline, with an unlocated message or none (issue
+/// 15, findings 11a-c), checked on the user's IR before lowering and reported at the op that causes it:
+/// - a constant launch size outside 1 .. 2^31-1 (kernels record it as an i32 `known_block_size`, NVVM's
+///   `maxntid`, SPIR-V's `LocalSize`): at the launch;
+/// - a memref a kernel uses without a static shape and identity layout, where the pipeline passes kernel
+///   memrefs as bare pointers (NVVM, ROCDL, SPIR-V): at the memref's definition (a function argument);
+/// - with 32-bit kernel indices (SPIR-V for Vulkan), an index constant used in a kernel that does not fit.
+///
+/// Returns false when it reported an error.
+fn kernel_abi_errors(root: OperationRef<'_, '_>, pipeline_for_message: &str, pipeline: &str, index_bits: u32) -> bool {
+    let bare_pointers = matches!(pipeline, "lego-to-nvvm" | "lego-to-rocdl" | "lego-to-spirv");
+    let mut launches = Vec::new();
+    walk_ops(root, &mut |op| {
+        if op_name(op) == "gpu.launch" {
+            launches.push(op);
+        }
+    });
+    let mut ok = true;
+    let mut reported = std::collections::HashSet::new();
+    for launch in launches {
+        ok &= launch_sizes_fit(launch);
+        let mut inside = std::collections::HashSet::new();
+        let mut nested = Vec::new();
+        walk_ops(launch, &mut |op| {
+            inside.insert(op.to_raw().ptr as usize);
+            nested.push(op);
+        });
+        let defined_inside = |value: melior::ir::Value| -> bool {
+            if let Ok(result) = melior::ir::operation::OperationResult::try_from(value) {
+                return inside.contains(&(result.owner().to_raw().ptr as usize));
+            }
+            let Ok(argument) = melior::ir::block::BlockArgument::try_from(value) else { return false };
+            let owner = argument.owner().parent_operation();
+            owner.is_some_and(|owner| inside.contains(&(owner.to_raw().ptr as usize)))
+        };
+        for op in nested {
+            let mut values: Vec<melior::ir::Value> = op.operands().filter(|value| !defined_inside(*value)).collect();
+            if index_bits == 32 && op_name(op) == "arith.constant" {
+                values.extend(op.results().map(melior::ir::Value::from));
+            }
+            for value in values {
+                let key = melior::ir::ValueLike::to_raw(&value).ptr as usize;
+                if reported.contains(&key) {
+                    continue;
+                }
+                let r#type = melior::ir::ValueLike::r#type(&value);
+                let raw = r#type.to_raw();
+                let message = if bare_pointers && unsafe { mlir_sys::mlirTypeIsAMemRef(raw) } && !is_bare_pointer_memref(raw) {
+                    format!(
+                        "{type} is used in a GPU kernel, but {pipeline_for_message} passes kernel memrefs as bare                          pointers, which needs a static shape and the identity layout"
+                    )
+                } else if index_bits == 32 && r#type.is_index() {
+                    match lego_dialect::ops::constant_index_value(value) {
+                        Some(constant) if i32::try_from(constant).is_err() => format!(
+                            "index constant {constant} does not fit the 32-bit index of {pipeline_for_message}'s                              kernels"
+                        ),
+                        _ => continue,
+                    }
+                } else {
+                    continue;
+                };
+                reported.insert(key);
+                let location = match melior::ir::operation::OperationResult::try_from(value) {
+                    Ok(result) => result.owner().location(),
+                    Err(_) => melior::ir::ValueLike::location(&value),
+                };
+                emit_error(location, &message);
+                ok = false;
+            }
+        }
+    }
+    ok
+}
+
+/// Constant grid and block sizes of a `gpu.launch` are in 1 .. 2^31-1; each bad one is an error at the launch.
+fn launch_sizes_fit(launch: OperationRef<'_, '_>) -> bool {
+    // operandSegmentSizes: async dependencies, grid x/y/z, block x/y/z, (cluster x/y/z), dynamic shared memory.
+    let dependencies = launch
+        .attribute("operandSegmentSizes")
+        .ok()
+        .and_then(|attribute| melior::ir::attribute::DenseI32ArrayAttribute::try_from(attribute).ok())
+        .and_then(|segments| segments.element(0).ok())
+        .unwrap_or(0) as usize;
+    let mut ok = true;
+    for (offset, what) in ["grid size x", "grid size y", "grid size z", "block size x", "block size y", "block size z"]
+        .iter()
+        .enumerate()
+    {
+        let Ok(operand) = launch.operand(dependencies + offset) else { continue };
+        let Some(size) = lego_dialect::ops::constant_index_value(operand) else { continue };
+        if !(1..=i64::from(i32::MAX)).contains(&size) {
+            emit_error(
+                launch.location(),
+                &format!("'gpu.launch' op {what} is {size}; constant launch sizes must be between 1 and 2147483647"),
+            );
+            ok = false;
+        }
+    }
+    ok
+}
+
+/// A memref the bare-pointer calling convention can pass: static shape, identity layout.
+fn is_bare_pointer_memref(memref: mlir_sys::MlirType) -> bool {
+    unsafe {
+        if !mlir_sys::mlirShapedTypeHasStaticShape(memref) {
+            return false;
+        }
+        let layout = mlir_sys::mlirMemRefTypeGetLayout(memref);
+        layout.ptr.is_null()
+            || (mlir_sys::mlirAttributeIsAAffineMap(layout)
+                && mlir_sys::mlirAffineMapIsIdentity(mlir_sys::mlirAffineMapAttrGetValue(layout)))
     }
 }
 

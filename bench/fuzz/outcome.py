@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""Runs one lego-opt command under a time and memory limit and classifies what happened (issue 15's contract:
+any input, any flags -> success, or located diagnostics and exit status 1).
+
+Classes, worst first:
+  signal           killed by a signal (segfault, abort, stack overflow)
+  timeout          still running after the time limit (then killed)
+  memory           over the memory limit (address-space limit hit: allocation failure, or RSS above the limit)
+  error-exit-0     exit status 0 although an error was printed
+  silent-error     exit status 1 without any error message
+  unlocated-error  exit status 1 with an error that has no file:line:col (driver errors such as a bad flag,
+                   `lego-opt: error: ...`, count as located: they are about the command line, not the input)
+  bad-exit         any other exit status
+  error            exit status 1, every error located
+  ok               exit status 0, no error
+
+As a command:  outcome.py [--timeout S] [--memory-mib M] [--expect CLASS[,CLASS...]] -- COMMAND...
+prints `outcome: CLASS`, the command's stderr and its stdout, and exits 0 when CLASS is expected
+(default: ok,error). lit tests use it through the %outcome substitution; bench/fuzz/lego_fuzz.py imports it."""
+import os
+import re
+import resource
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+
+ACCEPTABLE = ("ok", "error")
+# `file:line:col: error: ...` (MLIR and lego-opt diagnostics), `lego-opt: error: ...` (command line).
+LOCATED = re.compile(r"^(?:.+:\d+:\d+: |lego-opt: )error: ")
+ANY_ERROR = re.compile(r"(?:^|: )error: ")
+# What running out of the address space looks like from inside the process.
+OUT_OF_MEMORY = re.compile(r"memory allocation of \d+ bytes failed|std::bad_alloc|out of memory|Cannot allocate memory",
+                           re.IGNORECASE)
+
+
+@dataclass
+class Result:
+    outcome: str
+    returncode: int
+    seconds: float
+    max_rss_mib: float
+    stdout: str
+    stderr: str
+
+
+def classify(returncode, stderr, timed_out=False, max_rss_mib=0.0, memory_mib=None):
+    if timed_out:
+        return "timeout"
+    lines = stderr.splitlines()
+    if returncode < 0 or returncode > 128:
+        if OUT_OF_MEMORY.search(stderr) or (memory_mib and max_rss_mib > memory_mib):
+            return "memory"
+        return "signal"
+    if memory_mib and max_rss_mib > memory_mib:
+        return "memory"
+    errors = [line for line in lines if ANY_ERROR.search(line)]
+    if returncode == 0:
+        return "error-exit-0" if errors else "ok"
+    if returncode == 1:
+        if OUT_OF_MEMORY.search(stderr):
+            return "memory"
+        if not errors:
+            return "silent-error"
+        if any(not LOCATED.match(line) for line in errors):
+            return "unlocated-error"
+        return "error"
+    return "bad-exit"
+
+
+def run(command, timeout=20.0, memory_mib=4096, stdin_text=None, env=None):
+    """Runs `command` (a list), returns a Result. The memory limit is an address-space limit (RLIMIT_AS) on
+    the child, plus a check of its peak RSS."""
+    def limit():
+        if memory_mib:
+            limit_bytes = memory_mib * 1024 * 1024
+            resource.setrlimit(resource.RLIMIT_AS, (limit_bytes, limit_bytes))
+        # No core files from crashing inputs.
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        os.setsid()
+
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, tempfile.TemporaryFile() as inp:
+        if stdin_text is not None:
+            inp.write(stdin_text.encode())
+            inp.seek(0)
+        start = time.monotonic()
+        process = subprocess.Popen(command, stdin=inp, stdout=out, stderr=err, preexec_fn=limit, env=env)
+        timed_out = False
+        status, usage = None, None
+        while True:
+            pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.monotonic() - start > timeout:
+                timed_out = True
+                try:
+                    os.killpg(process.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                _, status, usage = os.wait4(process.pid, 0)
+                break
+            time.sleep(0.005)
+        process.returncode = os.waitstatus_to_exitcode(status)
+        seconds = time.monotonic() - start
+        out.seek(0)
+        err.seek(0)
+        stdout = out.read().decode(errors="replace")
+        stderr = err.read().decode(errors="replace")
+    max_rss_mib = usage.ru_maxrss / 1024 if usage else 0.0
+    outcome = classify(process.returncode, stderr, timed_out, max_rss_mib, memory_mib)
+    return Result(outcome, process.returncode, seconds, max_rss_mib, stdout, stderr)
+
+
+def main(argv):
+    timeout, memory_mib, expect = 20.0, 4096, ACCEPTABLE
+    args = list(argv)
+    while args and args[0] != "--":
+        option = args.pop(0)
+        if option == "--timeout":
+            timeout = float(args.pop(0))
+        elif option == "--memory-mib":
+            memory_mib = int(args.pop(0))
+        elif option == "--expect":
+            expect = tuple(args.pop(0).split(","))
+        else:
+            sys.exit(f"outcome.py: unknown option {option}")
+    if not args or len(args) < 2:
+        sys.exit("usage: outcome.py [--timeout S] [--memory-mib M] [--expect CLASS,...] -- COMMAND...")
+    result = run(args[1:], timeout=timeout, memory_mib=memory_mib)
+    print(f"outcome: {result.outcome}")
+    # The diagnostics, then the output, for FileCheck lines after the outcome.
+    sys.stdout.write(result.stderr)
+    sys.stdout.write(result.stdout)
+    if result.outcome not in expect:
+        print(f"outcome.py: expected {', '.join(expect)}; exit status {result.returncode} after "
+              f"{result.seconds:.1f} s, {result.max_rss_mib:.0f} MiB", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
