@@ -7,6 +7,7 @@ pub mod bounds_checks;
 pub mod diagnostics;
 pub mod external;
 pub mod lowering;
+pub mod mlir_context;
 pub mod normalization;
 pub mod pipeline_text;
 pub mod pipelines;

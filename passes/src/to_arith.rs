@@ -62,9 +62,8 @@ impl LegoPass for ToArith {
 
 /// Runs the whole lowering on `root`.
 pub fn lower(root: OperationRef, assume_bounds: bool) -> Result<(), PassFailure> {
-    let context_ref = root.context();
-    // SAFETY: `context_ref` lives until the end of the run, longer than every use of `context`.
-    let context = unsafe { context_ref.to_ref() };
+    let handle = crate::mlir_context::ContextHandle::of(&root);
+    let context = handle.get();
     let Some(shared) = Shared::parse(context) else {
         return Err(PassFailure("internal error: the affine dialect is not available".into()));
     };
