@@ -4,6 +4,7 @@
 //! one list of registered names. Pipelines are in [`pipelines`].
 
 pub mod bounds_checks;
+pub mod cleanup;
 pub mod diagnostics;
 pub mod external;
 pub mod lowering;

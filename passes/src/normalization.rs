@@ -99,6 +99,8 @@ pub fn normalize(root: OperationRef) -> Result<(), PassFailure> {
         }
         if !changed {
             erase_dead_layout_ops(root, &keep);
+            // lowering-form.md §0: the greedy driver's clean-up (folding, constants, dead pure lego ops).
+            crate::cleanup::greedy_cleanup(root.to_raw());
             return Ok(());
         }
     }

@@ -60,7 +60,7 @@ pub fn lowering_passes() -> Vec<PassInfo> {
         },
         PassInfo {
             name: "lego-to-arith",
-            description: "Lower apply/apply_inverse/load/store/cast_view/gen_p to arith, scf, math, memref and affine",
+            description: "Lower apply/apply_inverse/load/store/cast_view/gen_p to arith, scf, math and memref",
             options: &[OptionSpec {
                 name: "assume-bounds",
                 default: "false",
