@@ -111,7 +111,8 @@ impl Encoder<'_> {
                 if self.collect_premises && self.ranges.assume_no_wrap {
                     // assume-no-wrap: the program's products do not wrap. By a constant c: the other factor is
                     // at most MAX div c; otherwise, at widths up to 32, the high half of the double-width
-                    // product is zero (wider products get no premise: the proof may then fail, never lie).
+                    // product is zero, and wider, a = 0 or (a·b) div a = b (dividing by max(a, 1)-like
+                    // select so that no division by zero turns the premise into poison).
                     let max = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
                     match (a.as_const(), b.as_const()) {
                         (_, Some(c)) if c > 0 => self.premises.push(a.ule(&Term::constant(max / c, width))),
@@ -122,7 +123,13 @@ impl Encoder<'_> {
                             let high = wide.lshr(&Term::constant(width as u64, 2 * width));
                             self.premises.push(high.eq(&Term::constant(0, 2 * width)));
                         }
-                        _ => {}
+                        _ => {
+                            let zero = Term::constant(0, width);
+                            let a_is_zero = a.eq(&zero);
+                            let divisor = Term::select(&a_is_zero, &Term::constant(1, width), &a);
+                            let exact = a.mul(&b).udiv(&divisor).eq(&b);
+                            self.premises.push(a_is_zero.or(&exact));
+                        }
                     }
                 }
                 Some(Some(a.mul(&b)))
