@@ -20,6 +20,7 @@
 
 use crate::{
     external::{LegoPass, PassFailure, PassId},
+    mlir_context::ContextHandle,
     simplify::ir,
 };
 use melior::ir::{
@@ -168,7 +169,8 @@ impl Inserter {
 
     fn op(&mut self, name: &str, operands: &[MlirValue], r#type: mlir_sys::MlirType) -> Result<MlirValue, PassFailure> {
         let location = unsafe { melior::ir::Location::from_raw(mlir_sys::mlirOperationGetLocation(self.anchor)) };
-        let context = unsafe { location.context().to_ref() };
+        let handle = ContextHandle::of_location(location);
+        let context = handle.get();
         let operands: Vec<melior::ir::Value> = operands.iter().map(|v| unsafe { melior::ir::Value::from_raw(*v) }).collect();
         let operation = OperationBuilder::new(name, location)
             .add_operands(&operands)
@@ -181,7 +183,8 @@ impl Inserter {
 
     fn constant(&mut self, value: i64, r#type: mlir_sys::MlirType) -> Result<MlirValue, PassFailure> {
         let location = unsafe { melior::ir::Location::from_raw(mlir_sys::mlirOperationGetLocation(self.anchor)) };
-        let context = unsafe { location.context().to_ref() };
+        let handle = ContextHandle::of_location(location);
+        let context = handle.get();
         let r#type = unsafe { melior::ir::Type::from_raw(r#type) };
         let operation = OperationBuilder::new("arith.constant", location)
             .add_attributes(&[

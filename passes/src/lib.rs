@@ -3,9 +3,11 @@
 //! Each pass lives in its own module as a small [`external::LegoPass`] implementation; [`all_passes`] is the
 //! one list of registered names. Pipelines are in [`pipelines`].
 
+pub mod cleanup;
 pub mod diagnostics;
 pub mod external;
 pub mod lowering;
+pub mod mlir_context;
 pub mod normalization;
 pub mod pipeline_text;
 pub mod pipelines;

@@ -60,9 +60,8 @@ impl LegoPass for Normalization {
 
 /// Normalizes every layout under `root`.
 pub fn normalize(root: OperationRef) -> Result<(), PassFailure> {
-    let context_ref = root.context();
-    // SAFETY: `context_ref` lives until the end of the run, longer than every use of `context`.
-    let context = unsafe { context_ref.to_ref() };
+    let handle = crate::mlir_context::ContextHandle::of(&root);
+    let context = handle.get();
     // Layout ops unused before the pass stay (normalized); those the rewrite leaves unused are erased.
     let mut keep: HashSet<usize> = HashSet::new();
     walk_ops(root, &mut |op| {
@@ -100,6 +99,8 @@ pub fn normalize(root: OperationRef) -> Result<(), PassFailure> {
         }
         if !changed {
             erase_dead_layout_ops(root, &keep);
+            // lowering-form.md §0: the greedy driver's clean-up (folding, constants, dead pure lego ops).
+            crate::cleanup::greedy_cleanup(root.to_raw());
             return Ok(());
         }
     }

@@ -60,7 +60,7 @@ pub fn lowering_passes() -> Vec<PassInfo> {
         },
         PassInfo {
             name: "lego-to-arith",
-            description: "Lower apply/apply_inverse/load/store/cast_view/gen_p to arith, scf, math, memref and affine",
+            description: "Lower apply/apply_inverse/load/store/cast_view/gen_p to arith, scf, math and memref",
             options: &[OptionSpec {
                 name: "assume-bounds",
                 default: "false",
@@ -77,12 +77,21 @@ pub fn arithmetic_passes() -> Vec<PassInfo> {
         PassInfo {
             name: "lego-arith-simplification",
             description: "Table II div/mod rules with proved side conditions, factoring, folding",
-            options: &[OptionSpec {
-                name: "verify-rewrites",
-                default: "false",
-                description: "prove every rewrite equivalent with Z3 (translation validation)",
-            }],
-            entry: Entry::Pass(|options| Ok(crate::simplify::create(options.bool("verify-rewrites")?))),
+            options: &[
+                OptionSpec {
+                    name: "assume-no-wrap",
+                    default: "true",
+                    description: "index arithmetic does not wrap (semantics.md); false proves every side condition under 64-bit wrap-around",
+                },
+                OptionSpec {
+                    name: "verify-rewrites",
+                    default: "false",
+                    description: "prove every rewrite equivalent with Z3 (translation validation) under the model in force",
+                },
+            ],
+            entry: Entry::Pass(|options| {
+                Ok(crate::simplify::create(options.bool("verify-rewrites")?, options.bool("assume-no-wrap")?))
+            }),
         },
         PassInfo {
             name: "lego-strength-reduction",

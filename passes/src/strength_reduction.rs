@@ -92,7 +92,7 @@ impl LegoPass for StrengthReduction {
         if candidates.is_empty() {
             return Ok(());
         }
-        let context = root.context();
+        let context = crate::mlir_context::ContextHandle::of(&root);
         let rewriter = IrRewriter::from_op(root);
         let rewriter = rewriter.as_rewriter_base();
         for op in candidates {
@@ -107,7 +107,7 @@ impl LegoPass for StrengthReduction {
             rewriter.set_insertion_point_before(op);
             let constant = OperationBuilder::new("arith.constant", location)
                 .add_attributes(&[(
-                    Identifier::new(unsafe { context.to_ref() }, "value"),
+                    Identifier::new(context.get(), "value"),
                     IntegerAttribute::new(r#type, amount).into(),
                 )])
                 .add_results(&[r#type])

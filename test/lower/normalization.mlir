@@ -86,10 +86,12 @@ func.func @folds(%i: index, %j: index) -> index {
   return %s : index
 }
 
-// Unused layouts stay (normalized); expand_by with a real expansion and gen_p are already core ops.
+// Unused layouts are erased (lowering-form.md §0: every unused pure lego op); expand_by with a real
+// expansion and gen_p are already core ops.
 // CHECK-LABEL: func.func @kept
-// CHECK-NEXT: lego.reg_p perm [0] dims [4] : !lego.layout
-// CHECK-NEXT: %[[G:.*]] = lego.gen_p [4] apply
+// CHECK-NOT: lego.reg_p
+// CHECK-NOT: lego.row
+// CHECK: %[[G:.*]] = lego.gen_p [4] apply
 // CHECK: %[[E:.*]] = lego.expand_by %[[G]] dims [3] to [4] : !lego.layout
 // CHECK-NEXT: lego.apply %[[E]](
 func.func @kept(%i: index) -> index {

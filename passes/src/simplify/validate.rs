@@ -96,9 +96,44 @@ impl Encoder<'_> {
         };
         match name {
             "arith.constant" => Some(ir::constant_value(value).map(|c| Term::constant(c, width))),
-            "arith.addi" => binary(self, Term::add),
+            "arith.addi" => {
+                let (a, b) = (operand(self, 0)?, operand(self, 1)?);
+                let sum = a.add(&b);
+                if self.collect_premises && self.ranges.assume_no_wrap {
+                    // assume-no-wrap: the program's sums do not wrap.
+                    self.premises.push(sum.uge(&a));
+                }
+                Some(Some(sum))
+            }
             "arith.subi" => binary(self, Term::sub),
-            "arith.muli" => binary(self, Term::mul),
+            "arith.muli" => {
+                let (a, b) = (operand(self, 0)?, operand(self, 1)?);
+                if self.collect_premises && self.ranges.assume_no_wrap {
+                    // assume-no-wrap: the program's products do not wrap. By a constant c: the other factor is
+                    // at most MAX div c; otherwise, at widths up to 32, the high half of the double-width
+                    // product is zero, and wider, a = 0 or (a·b) div a = b (dividing by max(a, 1)-like
+                    // select so that no division by zero turns the premise into poison).
+                    let max = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
+                    match (a.as_const(), b.as_const()) {
+                        (_, Some(c)) if c > 0 => self.premises.push(a.ule(&Term::constant(max / c, width))),
+                        (Some(c), _) if c > 0 => self.premises.push(b.ule(&Term::constant(max / c, width))),
+                        (Some(_), _) | (_, Some(_)) => {}
+                        _ if width <= 32 => {
+                            let wide = a.zext_or_trunc(2 * width).mul(&b.zext_or_trunc(2 * width));
+                            let high = wide.lshr(&Term::constant(width as u64, 2 * width));
+                            self.premises.push(high.eq(&Term::constant(0, 2 * width)));
+                        }
+                        _ => {
+                            let zero = Term::constant(0, width);
+                            let a_is_zero = a.eq(&zero);
+                            let divisor = Term::select(&a_is_zero, &Term::constant(1, width), &a);
+                            let exact = a.mul(&b).udiv(&divisor).eq(&b);
+                            self.premises.push(a_is_zero.or(&exact));
+                        }
+                    }
+                }
+                Some(Some(a.mul(&b)))
+            }
             "arith.shli" => binary(self, Term::shl),
             "arith.shrui" => binary(self, Term::lshr),
             "arith.andi" => binary(self, Term::bitand),

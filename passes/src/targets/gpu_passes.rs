@@ -349,7 +349,7 @@ impl LegoPass for SpirvEntryPointAbi {
                 kernels.push(op);
             }
         });
-        let context = root.context();
+        let context = crate::mlir_context::ContextHandle::of(&root);
         let mut failure = None;
         for kernel in kernels {
             let name = string_attribute(kernel, "sym_name").unwrap_or_else(|| "<unnamed>".into());
@@ -364,7 +364,7 @@ impl LegoPass for SpirvEntryPointAbi {
                 continue;
             };
             let text = format!("#spirv.entry_point_abi<workgroup_size = [{}, {}, {}]>", size[0], size[1], size[2]);
-            let Some(attribute) = Attribute::parse(unsafe { context.to_ref() }, &text) else {
+            let Some(attribute) = Attribute::parse(context.get(), &text) else {
                 let message = format!("internal error: could not build '{text}'");
                 emit_error(kernel.location(), &message);
                 return Err(PassFailure(message));
@@ -462,8 +462,8 @@ impl LegoPass for NumericGpuAddressSpaces {
     }
 
     fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailure> {
-        let context = root.context();
-        let context = unsafe { context.to_ref() };
+        let handle = crate::mlir_context::ContextHandle::of(&root);
+        let context = handle.get();
         // Types are rewritten through their text: the memory space can sit anywhere inside a type (a memref
         // in a function type), and the text form is the one stable way to rebuild any of them.
         let retype = |value: mlir_sys::MlirValue, location| -> Result<(), PassFailure> {
@@ -543,8 +543,8 @@ impl LegoPass for WorkgroupAttributionsToAlloc {
                 kernels.push(op);
             }
         });
-        let context = root.context();
-        let context = unsafe { context.to_ref() };
+        let handle = crate::mlir_context::ContextHandle::of(&root);
+        let context = handle.get();
         for kernel in kernels {
             let (Some(count), Some(inputs)) = (workgroup_attribution_count(kernel), function_input_count(kernel)) else {
                 continue;
