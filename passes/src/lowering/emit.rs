@@ -1,4 +1,5 @@
-//! The two generators of the lowering, recursive over the layout constructors (semantics.md):
+//! The two generators of the lowering, defined recursively over the layout constructors (semantics.md) and
+//! run with explicit stacks (layout chains of any depth):
 //! [`emit_apply`] (logical index → flat) and [`emit_inverse`] (flat → logical index).
 //!
 //! The output is the published op form of lowering-form.md §2: plain unsigned `arith` (`muli`, `addi`,
@@ -11,12 +12,55 @@ use super::ir::{defining_op, region_ops, Builder, Located, Result, ValueMap};
 use lego_dialect::ops::{layout_op, yielded_values, Dim, LayoutOp, REGION_TERMINATOR};
 use melior::ir::{block::BlockLike, operation::OperationLike, RegionLike, RegionRef, Value};
 
-/// `'lego.apply' op ` etc.: the prefix of errors at the op being lowered.
+/// `'lego.apply' op ` etc.: the prefix of errors at the op being lowered; and the logical dims of the layouts
+/// seen while lowering it, memoized so that a chain of N constructors costs O(N), not O(N²).
 pub struct Site<'s> {
     pub op_name: &'s str,
+    dims: std::cell::RefCell<std::collections::HashMap<usize, Vec<RawDim>>>,
 }
 
-impl Site<'_> {
+/// A [`Dim`] without its lifetimes (the memo outlives no IR: it lives while one op is lowered, and emitting
+/// only adds ops).
+#[derive(Clone, Copy)]
+enum RawDim {
+    Static(i64),
+    Dynamic(mlir_sys::MlirValue),
+}
+
+fn value_key(value: Value) -> usize {
+    melior::ir::ValueLike::to_raw(&value).ptr as usize
+}
+
+impl<'s> Site<'s> {
+    pub fn new(op_name: &'s str) -> Self {
+        Site { op_name, dims: Default::default() }
+    }
+
+    fn memoized<'c, 'a>(&self, layout: Value<'c, 'a>) -> Option<Vec<Dim<'c, 'a>>> {
+        let memo = self.dims.borrow();
+        let raw = memo.get(&value_key(layout))?;
+        Some(
+            raw.iter()
+                .map(|dim| match dim {
+                    RawDim::Static(size) => Dim::Static(*size),
+                    // The value is an operand of a layout op of the IR being lowered, alive meanwhile.
+                    RawDim::Dynamic(value) => Dim::Dynamic(unsafe { Value::from_raw(*value) }),
+                })
+                .collect(),
+        )
+    }
+
+    fn memoize(&self, layout: Value, dims: &[Dim]) {
+        let raw = dims
+            .iter()
+            .map(|dim| match dim {
+                Dim::Static(size) => RawDim::Static(*size),
+                Dim::Dynamic(value) => RawDim::Dynamic(melior::ir::ValueLike::to_raw(value)),
+            })
+            .collect();
+        self.dims.borrow_mut().insert(value_key(layout), raw);
+    }
+
     fn error<'c>(&self, b: &Builder<'_, 'c, '_>, reason: impl std::fmt::Display) -> Located<'c> {
         Located::new(b.location, format!("'{}' op {reason}", self.op_name))
     }
@@ -47,27 +91,59 @@ fn node<'c, 'a>(b: &Builder<'_, 'c, 'a>, site: &Site, layout: Value<'c, 'a>) -> 
 }
 
 /// The logical dims of a layout (the sizes of the indices `apply` takes), without emitting anything.
+/// Iterative and memoized per value in `site`.
 pub fn logical_dims<'c, 'a>(
     b: &Builder<'_, 'c, 'a>,
     site: &Site,
     layout: Value<'c, 'a>,
 ) -> Result<'c, Vec<Dim<'c, 'a>>> {
-    Ok(match node(b, site, layout)? {
-        LayoutOp::Row { dims }
-        | LayoutOp::Col { dims }
-        | LayoutOp::RegP { dims, .. }
-        | LayoutOp::GenP { dims, .. }
-        | LayoutOp::GroupBy { dims, .. } => dims,
-        LayoutOp::OrderBy { objects } => {
-            let mut dims = Vec::new();
-            for object in objects {
-                dims.extend(logical_dims(b, site, object)?);
-            }
-            dims
+    let mut visiting = std::collections::HashSet::new();
+    let mut pending = vec![(layout, false)];
+    while let Some((value, children_done)) = pending.pop() {
+        if site.dims.borrow().contains_key(&value_key(value)) {
+            continue;
         }
-        LayoutOp::TileBy { levels, .. } => levels.into_iter().flatten().collect(),
-        LayoutOp::ExpandBy { inner, .. } => logical_dims(b, site, inner)?,
-    })
+        let children = match node(b, site, value)? {
+            LayoutOp::Row { dims }
+            | LayoutOp::Col { dims }
+            | LayoutOp::RegP { dims, .. }
+            | LayoutOp::GenP { dims, .. }
+            | LayoutOp::GroupBy { dims, .. } => {
+                site.memoize(value, &dims);
+                continue;
+            }
+            LayoutOp::TileBy { levels, .. } => {
+                site.memoize(value, &levels.into_iter().flatten().collect::<Vec<_>>());
+                continue;
+            }
+            LayoutOp::OrderBy { objects } => objects,
+            LayoutOp::ExpandBy { inner, .. } => vec![inner],
+        };
+        if !children_done {
+            if !visiting.insert(value_key(value)) {
+                return Err(site.error(b, "cannot be lowered: its layout is defined in terms of itself"));
+            }
+            pending.push((value, true));
+            pending.extend(children.into_iter().rev().map(|child| (child, false)));
+            continue;
+        }
+        let mut dims = Vec::new();
+        for child in children {
+            let Some(child_dims) = site.memoized(child) else {
+                return Err(site.error(b, "cannot be lowered: its layout is defined in terms of itself"));
+            };
+            dims.extend(child_dims);
+            if dims.len() > lego_dialect::ops::MAX_SPELLED_RANK {
+                return Err(site.error(
+                    b,
+                    format!("cannot be lowered: layout rank exceeds {}", lego_dialect::ops::MAX_SPELLED_RANK),
+                ));
+            }
+        }
+        visiting.remove(&value_key(value));
+        site.memoize(value, &dims);
+    }
+    site.memoized(layout).ok_or_else(|| site.error(b, "cannot be lowered: its layout is defined in terms of itself"))
 }
 
 fn check_rank<'c>(b: &Builder<'_, 'c, '_>, site: &Site, found: usize, rank: usize, what: &str) -> Result<'c, ()> {
@@ -108,159 +184,211 @@ fn gather<T: Copy>(values: &[T], order: &[usize]) -> Vec<T> {
     order.iter().map(|&index| values[index]).collect()
 }
 
-/// `apply(layout, indices)`: emits the flat index before the builder's anchor.
+/// One step of [`emit_apply`]'s explicit stack.
+enum ApplyTask<'c, 'a> {
+    /// Emit `apply(layout, indices)`; push the flat index.
+    Apply(Value<'c, 'a>, Vec<Value<'c, 'a>>),
+    /// order_by (Horner): pop the accumulator, push `muli(acc, numel(dims))` (the accumulator when it is 1).
+    Scale(Vec<Dim<'c, 'a>>),
+    /// order_by: pop a block's flat index and the scaled accumulator, push their `addi`.
+    Add,
+    /// group_by: pop the flat index, unflatten it by the object's dims and apply the object.
+    UnflattenApply(Value<'c, 'a>),
+    /// expand_by: pop the inner layout's flat index, push the expanded one.
+    Expand { dims: Vec<Dim<'c, 'a>>, to_dims: Vec<Dim<'c, 'a>> },
+}
+
+/// `apply(layout, indices)`: emits the flat index before the builder's anchor. An explicit stack instead of
+/// recursion (layout chains of any depth); ops are emitted in the order of the recursive definition.
 pub fn emit_apply<'c, 'a>(
     b: &Builder<'_, 'c, 'a>,
     site: &Site,
     layout: Value<'c, 'a>,
     indices: &[Value<'c, 'a>],
 ) -> Result<'c, Value<'c, 'a>> {
-    match node(b, site, layout)? {
-        LayoutOp::Row { dims } => {
-            check_rank(b, site, indices.len(), dims.len(), "indices")?;
-            Ok(b.flatten(indices, &dims))
-        }
-        LayoutOp::Col { dims } => {
-            check_rank(b, site, indices.len(), dims.len(), "indices")?;
-            let order: Vec<usize> = (0..dims.len()).rev().collect();
-            Ok(b.flatten(&gather(indices, &order), &gather(&dims, &order)))
-        }
-        LayoutOp::RegP { perm, dims } => {
-            check_rank(b, site, indices.len(), dims.len(), "indices")?;
-            let order = permutation(b, site, &perm, dims.len())?;
-            Ok(b.flatten(&gather(indices, &order), &gather(&dims, &order)))
-        }
-        LayoutOp::GenP { dims, apply, .. } => {
-            check_rank(b, site, indices.len(), dims.len(), "indices")?;
-            let yielded = inline_region(b, site, apply, indices, "apply")?;
-            match yielded.as_slice() {
-                [flat] => Ok(*flat),
-                _ => Err(site.error(
-                    b,
-                    format!("cannot be lowered: gen_p 'apply' region yields {} values, expected 1", yielded.len()),
-                )),
-            }
-        }
-        LayoutOp::OrderBy { objects } => {
-            // Horner: acc = addi(muli(acc, numel(P)), apply(P, slice)) block by block.
-            let mut accumulator: Option<Value> = None;
-            let mut offset = 0;
-            for object in objects {
-                let dims = logical_dims(b, site, object)?;
-                let Some(slice) = indices.get(offset..offset + dims.len()) else {
-                    return Err(
-                        site.error(b, format!("number of indices ({}) is smaller than the layout rank", indices.len()))
-                    );
-                };
-                offset += dims.len();
-                let scaled = match accumulator {
-                    None => None,
-                    Some(accumulated) => match b.product(&dims) {
-                        Dim::Static(1) => Some(accumulated),
-                        numel => Some(b.binary("arith.muli", accumulated, b.size(&numel))),
-                    },
-                };
-                let part = emit_apply(b, site, object, slice)?;
-                accumulator = Some(match scaled {
-                    None => part,
-                    Some(scaled) => b.binary("arith.addi", scaled, part),
+    let mut tasks = vec![ApplyTask::Apply(layout, indices.to_vec())];
+    let mut flats: Vec<Value<'c, 'a>> = Vec::new();
+    let missing = || site.error(b, "cannot be lowered: internal error in the apply emitter");
+    while let Some(task) = tasks.pop() {
+        let (layout, indices) = match task {
+            ApplyTask::Apply(layout, indices) => (layout, indices),
+            ApplyTask::Scale(dims) => {
+                let accumulated = flats.pop().ok_or_else(missing)?;
+                flats.push(match b.product(&dims) {
+                    Dim::Static(1) => accumulated,
+                    numel => b.binary("arith.muli", accumulated, b.size(&numel)),
                 });
+                continue;
             }
-            check_rank(b, site, indices.len(), offset, "indices")?;
-            accumulator.ok_or_else(|| site.error(b, "cannot be lowered: order_by without objects"))
-        }
-        LayoutOp::GroupBy { dims, objects } => {
-            check_rank(b, site, indices.len(), dims.len(), "indices")?;
-            // Objects run last to first: x = apply(O, B⁻¹(dims(O), x)).
-            let mut flat = b.flatten(indices, &dims);
-            for object in objects.iter().rev() {
-                let object_dims = logical_dims(b, site, *object)?;
-                let unflat = b.unflatten(flat, &object_dims);
-                flat = emit_apply(b, site, *object, &unflat)?;
+            ApplyTask::Add => {
+                let part = flats.pop().ok_or_else(missing)?;
+                let scaled = flats.pop().ok_or_else(missing)?;
+                flats.push(b.binary("arith.addi", scaled, part));
+                continue;
             }
-            Ok(flat)
-        }
-        LayoutOp::TileBy { inner, levels } => {
-            let (depth, rank) = tile_shape(b, site, &levels)?;
-            check_rank(b, site, indices.len(), depth * rank, "indices")?;
-            // c_k = B([a_k, b_k, …], [i¹_k, i²_k, …]); the logical index is level-major.
-            let coordinates: Vec<Value> = (0..rank)
-                .map(|k| {
-                    let parts: Vec<Value> = (0..depth).map(|level| indices[level * rank + k]).collect();
-                    let sizes: Vec<Dim> = levels.iter().map(|level| level[k]).collect();
-                    b.flatten(&parts, &sizes)
-                })
-                .collect();
-            emit_apply(b, site, inner, &coordinates)
-        }
-        LayoutOp::ExpandBy { inner, dims, to_dims } => {
-            check_expand(b, site, &dims, &to_dims)?;
-            let flat = emit_apply(b, site, inner, indices)?;
-            let expanded = b.unflatten(flat, &to_dims);
-            let candidate = b.flatten(&expanded, &dims);
-            // j_k < n_k for every k whose n_k is not syntactically m_k (there B⁻¹ already bounds j_k).
-            let mut inside: Option<Value> = None;
-            for ((j, n), m) in expanded.iter().zip(&dims).zip(&to_dims) {
-                if same_dim(n, m) {
-                    continue;
+            ApplyTask::UnflattenApply(object) => {
+                let flat = flats.pop().ok_or_else(missing)?;
+                let object_dims = logical_dims(b, site, object)?;
+                (object, b.unflatten(flat, &object_dims))
+            }
+            ApplyTask::Expand { dims, to_dims } => {
+                let flat = flats.pop().ok_or_else(missing)?;
+                flats.push(expand_flat(b, flat, &dims, &to_dims));
+                continue;
+            }
+        };
+        let indices = indices.as_slice();
+        match node(b, site, layout)? {
+            LayoutOp::Row { dims } => {
+                check_rank(b, site, indices.len(), dims.len(), "indices")?;
+                flats.push(b.flatten(indices, &dims));
+            }
+            LayoutOp::Col { dims } => {
+                check_rank(b, site, indices.len(), dims.len(), "indices")?;
+                let order: Vec<usize> = (0..dims.len()).rev().collect();
+                flats.push(b.flatten(&gather(indices, &order), &gather(&dims, &order)));
+            }
+            LayoutOp::RegP { perm, dims } => {
+                check_rank(b, site, indices.len(), dims.len(), "indices")?;
+                let order = permutation(b, site, &perm, dims.len())?;
+                flats.push(b.flatten(&gather(indices, &order), &gather(&dims, &order)));
+            }
+            LayoutOp::GenP { dims, apply, .. } => {
+                check_rank(b, site, indices.len(), dims.len(), "indices")?;
+                let yielded = inline_region(b, site, apply, indices, "apply")?;
+                match yielded.as_slice() {
+                    [flat] => flats.push(*flat),
+                    _ => {
+                        return Err(site.error(
+                            b,
+                            format!("cannot be lowered: gen_p 'apply' region yields {} values, expected 1", yielded.len()),
+                        ))
+                    }
                 }
-                let below = b.ult(*j, b.size(n));
-                inside = Some(match inside {
-                    None => below,
-                    Some(all) => b.binary("arith.andi", all, below),
-                });
             }
-            Ok(match inside {
-                None => candidate,
-                Some(condition) => b.select(condition, candidate, b.constant(-1)),
-            })
+            LayoutOp::OrderBy { objects } => {
+                // Horner: acc = addi(muli(acc, numel(P)), apply(P, slice)) block by block.
+                let mut blocks = Vec::with_capacity(objects.len());
+                let mut offset = 0;
+                for object in objects {
+                    let dims = logical_dims(b, site, object)?;
+                    let Some(slice) = indices.get(offset..offset + dims.len()) else {
+                        return Err(site.error(
+                            b,
+                            format!("number of indices ({}) is smaller than the layout rank", indices.len()),
+                        ));
+                    };
+                    offset += dims.len();
+                    blocks.push((object, slice.to_vec(), dims));
+                }
+                check_rank(b, site, indices.len(), offset, "indices")?;
+                if blocks.is_empty() {
+                    return Err(site.error(b, "cannot be lowered: order_by without objects"));
+                }
+                for (position, (object, slice, dims)) in blocks.into_iter().enumerate().rev() {
+                    if position == 0 {
+                        tasks.push(ApplyTask::Apply(object, slice));
+                    } else {
+                        tasks.push(ApplyTask::Add);
+                        tasks.push(ApplyTask::Apply(object, slice));
+                        tasks.push(ApplyTask::Scale(dims));
+                    }
+                }
+            }
+            LayoutOp::GroupBy { dims, objects } => {
+                check_rank(b, site, indices.len(), dims.len(), "indices")?;
+                // Objects run last to first: x = apply(O, B⁻¹(dims(O), x)).
+                flats.push(b.flatten(indices, &dims));
+                tasks.extend(objects.into_iter().map(ApplyTask::UnflattenApply));
+            }
+            LayoutOp::TileBy { inner, levels } => {
+                let (depth, rank) = tile_shape(b, site, &levels)?;
+                check_rank(b, site, indices.len(), depth * rank, "indices")?;
+                // c_k = B([a_k, b_k, …], [i¹_k, i²_k, …]); the logical index is level-major.
+                let coordinates: Vec<Value> = (0..rank)
+                    .map(|k| {
+                        let parts: Vec<Value> = (0..depth).map(|level| indices[level * rank + k]).collect();
+                        let sizes: Vec<Dim> = levels.iter().map(|level| level[k]).collect();
+                        b.flatten(&parts, &sizes)
+                    })
+                    .collect();
+                tasks.push(ApplyTask::Apply(inner, coordinates));
+            }
+            LayoutOp::ExpandBy { inner, dims, to_dims } => {
+                check_expand(b, site, &dims, &to_dims)?;
+                tasks.push(ApplyTask::Expand { dims, to_dims });
+                tasks.push(ApplyTask::Apply(inner, indices.to_vec()));
+            }
         }
+    }
+    match flats.as_slice() {
+        [flat] => Ok(*flat),
+        _ => Err(missing()),
     }
 }
 
-/// `apply_inverse(layout, flat)`: emits the logical index before the builder's anchor.
+/// expand_by's apply after its input layout's: `B(n⃗, B⁻¹(m⃗, flat))` where every `j_k < n_k`, −1 elsewhere.
+fn expand_flat<'c, 'a>(b: &Builder<'_, 'c, 'a>, flat: Value<'c, 'a>, dims: &[Dim<'c, 'a>], to_dims: &[Dim<'c, 'a>]) -> Value<'c, 'a> {
+    let expanded = b.unflatten(flat, to_dims);
+    let candidate = b.flatten(&expanded, dims);
+    // j_k < n_k for every k whose n_k is not syntactically m_k (there B⁻¹ already bounds j_k).
+    let mut inside: Option<Value> = None;
+    for ((j, n), m) in expanded.iter().zip(dims).zip(to_dims) {
+        if same_dim(n, m) {
+            continue;
+        }
+        let below = b.ult(*j, b.size(n));
+        inside = Some(match inside {
+            None => below,
+            Some(all) => b.binary("arith.andi", all, below),
+        });
+    }
+    match inside {
+        None => candidate,
+        Some(condition) => b.select(condition, candidate, b.constant(-1)),
+    }
+}
+
+/// One step of [`emit_inverse`]'s explicit stack. `flats` holds the running flat index of order_by and
+/// group_by; `results` the logical indices computed so far.
+enum InverseTask<'c, 'a> {
+    /// Emit `apply_inverse(layout, flat)`; push the logical index to `results`.
+    Inverse(Value<'c, 'a>, Value<'c, 'a>),
+    /// order_by, one block (last to first): pop the running flat, push `divui(flat, numel)` back, invert the
+    /// object on `remui(flat, numel)`.
+    OrderByBlock(Value<'c, 'a>),
+    /// order_by: drop the running flat, pop the `blocks` indices (last block first), push them concatenated.
+    OrderByGather(usize),
+    /// group_by, one object (first to last): pop the running flat and invert the object on it.
+    GroupByObject(Value<'c, 'a>),
+    /// group_by: pop the object's logical index, push `B(dims(O), it)` as the running flat.
+    Flatten(Vec<Dim<'c, 'a>>),
+    /// group_by: pop the running flat, push `B⁻¹(dims, it)`.
+    GroupByEnd(Vec<Dim<'c, 'a>>),
+    /// tile_by: pop the inner layout's logical index, push the level-major tile index.
+    Tile { levels: Vec<Vec<Dim<'c, 'a>>>, depth: usize, rank: usize, flat: Value<'c, 'a> },
+}
+
+/// `apply_inverse(layout, flat)`: emits the logical index before the builder's anchor. An explicit stack
+/// instead of recursion (layout chains of any depth); ops are emitted in the order of the recursive definition.
 pub fn emit_inverse<'c, 'a>(
     b: &Builder<'_, 'c, 'a>,
     site: &Site,
     layout: Value<'c, 'a>,
     flat: Value<'c, 'a>,
 ) -> Result<'c, Vec<Value<'c, 'a>>> {
-    match node(b, site, layout)? {
-        LayoutOp::Row { dims } => Ok(b.unflatten(flat, &dims)),
-        LayoutOp::Col { dims } => {
-            let order: Vec<usize> = (0..dims.len()).rev().collect();
-            let mut physical = b.unflatten(flat, &gather(&dims, &order));
-            physical.reverse();
-            Ok(physical)
-        }
-        LayoutOp::RegP { perm, dims } => {
-            let order = permutation(b, site, &perm, dims.len())?;
-            let physical = b.unflatten(flat, &gather(&dims, &order));
-            // result[σ_k] = phys[k]
-            let mut logical = physical.clone();
-            for (k, &target) in order.iter().enumerate() {
-                logical[target] = physical[k];
-            }
-            Ok(logical)
-        }
-        LayoutOp::GenP { dims, inverse, .. } => {
-            let Some(inverse) = inverse else {
-                return Err(site.error(
-                    b,
-                    "layout is not invertible: it is built from an apply-only lego.gen_p (no 'inv' region)",
-                ));
-            };
-            let yielded = inline_region(b, site, inverse, &[flat], "inv")?;
-            check_rank(b, site, yielded.len(), dims.len(), "values yielded by the gen_p 'inv' region")?;
-            Ok(yielded)
-        }
-        LayoutOp::OrderBy { objects } => {
-            // Blocks last to first: inner = remui(f, numel(P)), f = divui(f, numel(P)), inverse(P, inner) —
-            // the outermost block too gets its remui (its divui is dead and goes in the clean-up).
-            let mut pieces: Vec<Vec<Value>> = Vec::with_capacity(objects.len());
-            let mut current = flat;
-            for object in objects.iter().rev() {
-                let numel = b.product(&logical_dims(b, site, *object)?);
+    let mut tasks = vec![InverseTask::Inverse(layout, flat)];
+    let mut flats: Vec<Value<'c, 'a>> = Vec::new();
+    let mut results: Vec<Vec<Value<'c, 'a>>> = Vec::new();
+    let missing = || site.error(b, "cannot be lowered: internal error in the inverse emitter");
+    while let Some(task) = tasks.pop() {
+        let (layout, flat) = match task {
+            InverseTask::Inverse(layout, flat) => (layout, flat),
+            InverseTask::OrderByBlock(object) => {
+                // Blocks last to first: inner = remui(f, numel(P)), f = divui(f, numel(P)), inverse(P, inner) —
+                // the outermost block too gets its remui (its divui is dead and goes in the clean-up).
+                let current = flats.pop().ok_or_else(missing)?;
+                let numel = b.product(&logical_dims(b, site, object)?);
                 let (inner, rest) = match numel {
                     Dim::Static(1) => (b.constant(0), current),
                     numel => {
@@ -268,57 +396,122 @@ pub fn emit_inverse<'c, 'a>(
                         (b.binary("arith.remui", current, numel), b.binary("arith.divui", current, numel))
                     }
                 };
-                current = rest;
-                pieces.push(emit_inverse(b, site, *object, inner)?);
+                flats.push(rest);
+                (object, inner)
             }
-            Ok(pieces.into_iter().rev().flatten().collect())
-        }
-        LayoutOp::GroupBy { dims, objects } => {
-            // Objects run first to last: x = B(dims(O), inv(O, x)).
-            let mut current = flat;
-            for object in &objects {
-                let object_dims = logical_dims(b, site, *object)?;
-                let unflat = emit_inverse(b, site, *object, current)?;
-                current = b.flatten(&unflat, &object_dims);
+            InverseTask::OrderByGather(blocks) => {
+                flats.pop().ok_or_else(missing)?;
+                let first = results.len().checked_sub(blocks).ok_or_else(missing)?;
+                let pieces = results.split_off(first);
+                results.push(pieces.into_iter().rev().flatten().collect());
+                continue;
             }
-            Ok(b.unflatten(current, &dims))
-        }
-        LayoutOp::TileBy { inner, levels } => {
-            let (depth, rank) = tile_shape(b, site, &levels)?;
-            let coordinates = emit_inverse(b, site, inner, flat)?;
-            check_rank(b, site, coordinates.len(), rank, "tile_by inner dims")?;
-            let mut logical = vec![flat; depth * rank];
-            for (k, coordinate) in coordinates.into_iter().enumerate() {
-                let sizes: Vec<Dim> = levels.iter().map(|level| level[k]).collect();
-                for (level, part) in b.unflatten(coordinate, &sizes).into_iter().enumerate() {
-                    logical[level * rank + k] = part;
+            InverseTask::GroupByObject(object) => {
+                let current = flats.pop().ok_or_else(missing)?;
+                tasks.push(InverseTask::Flatten(logical_dims(b, site, object)?));
+                (object, current)
+            }
+            InverseTask::Flatten(object_dims) => {
+                let unflat = results.pop().ok_or_else(missing)?;
+                flats.push(b.flatten(&unflat, &object_dims));
+                continue;
+            }
+            InverseTask::GroupByEnd(dims) => {
+                let current = flats.pop().ok_or_else(missing)?;
+                results.push(b.unflatten(current, &dims));
+                continue;
+            }
+            InverseTask::Tile { levels, depth, rank, flat } => {
+                let coordinates = results.pop().ok_or_else(missing)?;
+                check_rank(b, site, coordinates.len(), rank, "tile_by inner dims")?;
+                let mut logical = vec![flat; depth * rank];
+                for (k, coordinate) in coordinates.into_iter().enumerate() {
+                    let sizes: Vec<Dim> = levels.iter().map(|level| level[k]).collect();
+                    for (level, part) in b.unflatten(coordinate, &sizes).into_iter().enumerate() {
+                        logical[level * rank + k] = part;
+                    }
                 }
+                results.push(logical);
+                continue;
             }
-            Ok(logical)
+        };
+        match node(b, site, layout)? {
+            LayoutOp::Row { dims } => results.push(b.unflatten(flat, &dims)),
+            LayoutOp::Col { dims } => {
+                let order: Vec<usize> = (0..dims.len()).rev().collect();
+                let mut physical = b.unflatten(flat, &gather(&dims, &order));
+                physical.reverse();
+                results.push(physical);
+            }
+            LayoutOp::RegP { perm, dims } => {
+                let order = permutation(b, site, &perm, dims.len())?;
+                let physical = b.unflatten(flat, &gather(&dims, &order));
+                // result[σ_k] = phys[k]
+                let mut logical = physical.clone();
+                for (k, &target) in order.iter().enumerate() {
+                    logical[target] = physical[k];
+                }
+                results.push(logical);
+            }
+            LayoutOp::GenP { dims, inverse, .. } => {
+                let Some(inverse) = inverse else {
+                    return Err(site.error(
+                        b,
+                        "layout is not invertible: it is built from an apply-only lego.gen_p (no 'inv' region)",
+                    ));
+                };
+                let yielded = inline_region(b, site, inverse, &[flat], "inv")?;
+                check_rank(b, site, yielded.len(), dims.len(), "values yielded by the gen_p 'inv' region")?;
+                results.push(yielded);
+            }
+            LayoutOp::OrderBy { objects } => {
+                flats.push(flat);
+                tasks.push(InverseTask::OrderByGather(objects.len()));
+                // Pushed first to last, so they run last to first.
+                tasks.extend(objects.into_iter().map(InverseTask::OrderByBlock));
+            }
+            LayoutOp::GroupBy { dims, objects } => {
+                // Objects run first to last: x = B(dims(O), inv(O, x)).
+                flats.push(flat);
+                tasks.push(InverseTask::GroupByEnd(dims));
+                tasks.extend(objects.into_iter().rev().map(InverseTask::GroupByObject));
+            }
+            LayoutOp::TileBy { inner, levels } => {
+                let (depth, rank) = tile_shape(b, site, &levels)?;
+                tasks.push(InverseTask::Tile { levels, depth, rank, flat });
+                tasks.push(InverseTask::Inverse(inner, flat));
+            }
+            LayoutOp::ExpandBy { inner, dims, to_dims } => {
+                check_expand(b, site, &dims, &to_dims)?;
+                // inv(L, B(m⃗, B⁻¹(n⃗, x)))
+                let compact = b.unflatten(flat, &dims);
+                let expanded = b.flatten(&compact, &to_dims);
+                tasks.push(InverseTask::Inverse(inner, expanded));
+            }
         }
-        LayoutOp::ExpandBy { inner, dims, to_dims } => {
-            check_expand(b, site, &dims, &to_dims)?;
-            // inv(L, B(m⃗, B⁻¹(n⃗, x)))
-            let compact = b.unflatten(flat, &dims);
-            let expanded = b.flatten(&compact, &to_dims);
-            emit_inverse(b, site, inner, expanded)
-        }
+    }
+    match results.len() {
+        1 => results.pop().ok_or_else(missing),
+        _ => Err(missing()),
     }
 }
 
 /// Every size given as an SSA value anywhere in `layout`'s construction (objects, inner layouts, levels),
-/// in first-seen order without repetition.
+/// in first-seen (depth-first, own sizes before the pieces') order without repetition. Iterative; each layout
+/// value is visited once.
 pub fn dynamic_sizes<'c, 'a>(b: &Builder<'_, 'c, 'a>, site: &Site, layout: Value<'c, 'a>) -> Result<'c, Vec<Value<'c, 'a>>> {
-    fn visit<'c, 'a>(
-        b: &Builder<'_, 'c, 'a>,
-        site: &Site,
-        layout: Value<'c, 'a>,
-        out: &mut Vec<Value<'c, 'a>>,
-    ) -> Result<'c, ()> {
+    let mut out = Vec::new();
+    let mut seen_sizes = std::collections::HashSet::new();
+    let mut seen_layouts = std::collections::HashSet::new();
+    let mut pending = vec![layout];
+    while let Some(layout) = pending.pop() {
+        if !seen_layouts.insert(value_key(layout)) {
+            continue;
+        }
         let mut add = |dims: &[Dim<'c, 'a>]| {
             for dim in dims {
                 if let Dim::Dynamic(value) = dim {
-                    if !out.contains(value) {
+                    if seen_sizes.insert(value_key(*value)) {
                         out.push(*value);
                     }
                 }
@@ -328,33 +521,24 @@ pub fn dynamic_sizes<'c, 'a>(b: &Builder<'_, 'c, 'a>, site: &Site, layout: Value
             LayoutOp::Row { dims } | LayoutOp::Col { dims } | LayoutOp::RegP { dims, .. } | LayoutOp::GenP { dims, .. } => {
                 add(&dims)
             }
-            LayoutOp::OrderBy { objects } => {
-                for object in objects {
-                    visit(b, site, object, out)?;
-                }
-            }
+            LayoutOp::OrderBy { objects } => pending.extend(objects.into_iter().rev()),
             LayoutOp::GroupBy { dims, objects } => {
                 add(&dims);
-                for object in objects {
-                    visit(b, site, object, out)?;
-                }
+                pending.extend(objects.into_iter().rev());
             }
             LayoutOp::TileBy { inner, levels } => {
                 for level in &levels {
                     add(level);
                 }
-                visit(b, site, inner, out)?;
+                pending.push(inner);
             }
             LayoutOp::ExpandBy { inner, dims, to_dims } => {
                 add(&dims);
                 add(&to_dims);
-                visit(b, site, inner, out)?;
+                pending.push(inner);
             }
         }
-        Ok(())
     }
-    let mut out = Vec::new();
-    visit(b, site, layout, &mut out)?;
     Ok(out)
 }
 

@@ -20,7 +20,7 @@ pub fn lower_use<'c, 'a>(
     let Some(b) = Builder::before(context, op) else {
         return Err(Located::new(op.location(), format!("'{}' op is not in a block", kind.name())));
     };
-    let site = Site { op_name: kind.name() };
+    let site = Site::new(kind.name());
     let operand = |index: usize| {
         op.operand(index)
             .map_err(|_| Located::new(op.location(), format!("'{}' op is missing operand #{index}", kind.name())))
