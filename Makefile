@@ -11,7 +11,7 @@ CARGO        ?= cargo
 # lit, FileCheck, not and mlir-translate come from Debian's LLVM 22 packages.
 export PATH  := $(LLVM_PREFIX)/bin:$(PATH)
 
-.PHONY: all setup build demo test cargo-test lit examples docs bench gpu-ptx clean
+.PHONY: all setup build demo test cargo-test lit examples docs bench gpu-ptx clean release-lego-opt fuzz fuzz-smoke
 
 all: build
 
@@ -42,8 +42,24 @@ demo: build
 cargo-test: setup
 	$(CARGO) test --workspace --locked
 
-lit: build examples
-	lit -v --timeout 300 test/
+# lit runs against the release lego-opt (LEGO_PROFILE=release, lit.cfg.py), as users run it: undefined
+# behaviour the debug build hides crashes there. Other tools and libraries come from the debug build.
+lit: build examples release-lego-opt
+	LEGO_PROFILE=release lit -v --timeout 300 test/
+
+release-lego-opt: setup
+	$(CARGO) build --release -p lego-opt --locked
+
+# lego-fuzz (bench/fuzz/README.md): mutated lit tests and generated extreme layouts through the release
+# lego-opt with random pass sets; reproducers of what it finds go to target/fuzz/.
+FUZZ_SECONDS ?= 600
+FUZZ_JOBS    ?= 2
+fuzz: release-lego-opt
+	python3 bench/fuzz/lego_fuzz.py --seconds $(FUZZ_SECONDS) --jobs $(FUZZ_JOBS) --out target/fuzz
+
+# The deterministic smoke run of `make test`: a fixed seed and case count (about a minute on 2 cores).
+fuzz-smoke: release-lego-opt
+	python3 bench/fuzz/lego_fuzz.py --cases 300 --seed 15 --jobs 2 --timeout 60 --minimize-seconds 30 --out target/fuzz-smoke
 
 # The cargo examples (passes/examples/tiled_layout.rs, docs/embedding.md); test/embedding runs them.
 examples: build
@@ -57,7 +73,7 @@ docs: build
 gpu-ptx: build
 	python3 bench/gpu/make_ptx.py
 
-test: cargo-test lit
+test: cargo-test lit fuzz-smoke
 
 clean:
 	$(CARGO) clean
