@@ -377,13 +377,15 @@ pub struct LayoutFacts {
     /// `None` when a dim is unknown or the product overflows.
     pub volume: Option<i64>,
     pub invertible: bool,
+    /// The layout is defined in terms of itself (possible in a graph region), or built from one that is.
+    pub cyclic: bool,
 }
 
 impl LayoutFacts {
-    const HIDDEN: LayoutFacts = LayoutFacts { rank: None, volume: None, invertible: true };
+    const HIDDEN: LayoutFacts = LayoutFacts { rank: None, volume: None, invertible: true, cyclic: false };
 
     fn of_dims(dims: &[Dim], invertible: bool) -> LayoutFacts {
-        LayoutFacts { rank: Some(dims.len()), volume: known_product(dims), invertible }
+        LayoutFacts { rank: Some(dims.len()), volume: known_product(dims), invertible, cyclic: false }
     }
 }
 
@@ -428,10 +430,11 @@ impl LayoutFactsCache {
                 }
                 continue;
             }
-            // A child still being visited is on a cycle: hidden.
-            let child_facts =
-                |cache: &Self, child: &Value| cache.facts.get(&Self::key(*child)).copied().unwrap_or(LayoutFacts::HIDDEN);
-            let facts = match layout {
+            // A child still being visited is on a cycle: hidden, and the cycle is recorded.
+            let cycle = LayoutFacts { cyclic: true, ..LayoutFacts::HIDDEN };
+            let child_facts = |cache: &Self, child: &Value| cache.facts.get(&Self::key(*child)).copied().unwrap_or(cycle);
+            let children_cyclic = children.iter().any(|child| child_facts(self, child).cyclic);
+            let mut facts = match layout {
                 None => LayoutFacts::HIDDEN,
                 Some(LayoutOp::Row { dims } | LayoutOp::Col { dims } | LayoutOp::RegP { dims, .. }) => {
                     LayoutFacts::of_dims(&dims, true)
@@ -442,7 +445,7 @@ impl LayoutFactsCache {
                     LayoutFacts::of_dims(&dims, invertible)
                 }
                 Some(LayoutOp::OrderBy { objects }) => {
-                    let mut facts = LayoutFacts { rank: Some(0), volume: Some(1), invertible: true };
+                    let mut facts = LayoutFacts { rank: Some(0), volume: Some(1), invertible: true, cyclic: false };
                     for object in &objects {
                         let object = child_facts(self, object);
                         facts.rank = facts.rank.zip(object.rank).map(|(a, b)| a.saturating_add(b));
@@ -460,6 +463,7 @@ impl LayoutFactsCache {
                 }
                 Some(LayoutOp::ExpandBy { inner, .. }) => child_facts(self, &inner),
             };
+            facts.cyclic |= children_cyclic;
             visiting.remove(&key);
             self.facts.insert(key, facts);
         }

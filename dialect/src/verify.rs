@@ -60,6 +60,12 @@ type Check = Result<(), String>;
 
 fn verify_op(kind: OpKind, op: OperationRef, facts: &mut LayoutFactsCache) -> Check {
     if kind.is_layout_constructor() {
+        // In a graph region layout ops can name each other in a cycle; every walk over layouts assumes a DAG.
+        if let Ok(result) = op.result(0) {
+            if facts.facts(result.into()).cyclic {
+                return Err("layout is defined in terms of itself (a cycle of layout ops)".into());
+            }
+        }
         let layout = layout_op(op).map_err(|error: AccessError| error.to_string())?;
         return match layout {
             Some(layout) => verify_layout(layout, facts),
