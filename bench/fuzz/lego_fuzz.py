@@ -277,6 +277,11 @@ def generate(rng):
         tail.append(f"  %v = lego.cast_view %m, {layout} : {memref}, !lego.layout -> !lego.view<f32>")
         tail.append(f"  %x = lego.load %v[{', '.join(indices)}] : !lego.view<f32>, {', '.join(['index'] * rank)}")
     text = "func.func @f(" + ", ".join(params) + ") -> index {\n" + "\n".join(body + tail) + "\n  return %f : index\n}\n"
+    if rng.random() < 0.05:
+        # Layout ops in a graph region may name each other in a cycle.
+        text += ('"test.graph"() ({\n  %ga = "lego.order_by"(%gb) : (!lego.layout) -> !lego.layout\n'
+                 '  %gb = "lego.order_by"(%ga) : (!lego.layout) -> !lego.layout\n  %gi = "test.index"() : () -> index\n'
+                 '  %gx = lego.apply %ga(%gi) : !lego.layout\n  "test.use"(%gx) : (index) -> ()\n}) : () -> ()\n')
     if rng.random() < 0.2:
         launch = ("func.func @k(%m: memref<64xindex>) {\n  %one = arith.constant 1 : index\n"
                   f"  %t = arith.constant {rng.choice(['32', '1', '1024', '2147483648', '0'])} : index\n"
