@@ -538,7 +538,9 @@ mod tests {
             let text = expand(name, options).expect(name);
             // First the GPU-code check (require or reject), then lego-lower.
             let check = if name == "lego-to-llvm" { "lego-reject-gpu-code" } else { "lego-require-gpu-code" };
-            let expected = format!("{check}{{pipeline={name}}}, lego-lower,");
+            // (lego-to-spirv for Vulkan also gives the check the kernels' 32-bit index width.)
+            let extra = if name == "lego-to-spirv" { " kernel-index-bitwidth=32" } else { "" };
+            let expected = format!("{check}{{pipeline={name}{extra}}}, lego-lower,");
             assert!(text.starts_with(&expected), "{name}: {text}");
         }
     }
