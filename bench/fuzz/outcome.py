@@ -46,6 +46,19 @@ class Result:
     stderr: str
 
 
+def diagnostic_lines(lines):
+    """The lines of stderr that are diagnostics: lego-opt follows a located one with the source line it points
+    into and a caret line, and that source line may itself contain `error: ` (a comment, a string)."""
+    index = 0
+    while index < len(lines):
+        yield lines[index]
+        located = LOCATED.match(lines[index]) or re.match(r"^.+:\d+:\d+: (?:warning|note|remark): ", lines[index])
+        if located and index + 2 < len(lines) and re.fullmatch(r"\s*\^\s*", lines[index + 2]):
+            index += 3
+        else:
+            index += 1
+
+
 def classify(returncode, stderr, timed_out=False, max_rss_mib=0.0, memory_mib=None):
     if timed_out:
         return "timeout"
@@ -56,7 +69,7 @@ def classify(returncode, stderr, timed_out=False, max_rss_mib=0.0, memory_mib=No
         return "signal"
     if memory_mib and max_rss_mib > memory_mib:
         return "memory"
-    errors = [line for line in lines if ANY_ERROR.search(line)]
+    errors = [line for line in diagnostic_lines(lines) if ANY_ERROR.search(line)]
     if returncode == 0:
         return "error-exit-0" if errors else "ok"
     if returncode == 1:
