@@ -334,11 +334,14 @@ def run_case(lego_opt, text, flags, timeout, memory_mib, work_dir, name):
         path.unlink(missing_ok=True)
 
 
-def signature(result):
+def signature(result, flags):
     """What distinguishes one defect from another: the class and the first telling stderr line, numbers out."""
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     telling = next((line for line in lines if "error" in line or "panicked" in line or "overflow" in line), "")
     telling = re.sub(r"^.*?:\d+:\d+: ", "", telling)
+    if result.outcome in ("timeout", "memory") and not telling:
+        # Nothing was printed: the pass set is the best hint of where the time went.
+        telling = " ".join(sorted({flag.split("=")[0] for flag in flags}))
     return result.outcome + ": " + re.sub(r"\d+", "N", telling)[:160]
 
 
@@ -431,7 +434,7 @@ def main():
                 if result.seconds > slowest[0]:
                     slowest = (result.seconds, f"case {number} ({origin}, {' '.join(flags) or 'parse only'})")
                 if result.outcome in FINDINGS:
-                    key = signature(result)
+                    key = signature(result, flags)
                     if key not in findings:
                         findings[key] = (number, origin, text, flags, result)
                         print(f"  case {number}: {result.outcome} ({origin}, {' '.join(flags) or 'parse only'}): "
