@@ -57,7 +57,7 @@ FUZZ_JOBS    ?= 2
 fuzz: release-lego-opt
 	python3 bench/fuzz/lego_fuzz.py --seconds $(FUZZ_SECONDS) --jobs $(FUZZ_JOBS) --out target/fuzz
 
-# The deterministic smoke run of `make test`: a fixed seed and case count (about a minute on 2 cores).
+# The deterministic smoke run of `make test`: a fixed seed and case count (300 runs, about 15 s on 2 cores).
 fuzz-smoke: release-lego-opt
 	python3 bench/fuzz/lego_fuzz.py --cases 300 --seed 15 --jobs 2 --timeout 60 --minimize-seconds 30 --out target/fuzz-smoke
 
