@@ -118,9 +118,7 @@ impl VerifyBijectivity {
         let location = op.location();
         let Ok(Some(LayoutOp::GenP { dims, apply, inverse })) = ops::layout_op(op) else { return Status::Unverified };
         let Some(inverse) = inverse else {
-            if self.options.verbose {
-                diagnostics::remark(location, "apply-only gen_p (no inv region): bijectivity not checked");
-            }
+            diagnostics::warning(location, SKIP_NO_INVERSE);
             return Status::Unverified;
         };
         let start = Instant::now();
@@ -157,8 +155,10 @@ impl VerifyBijectivity {
                         }
                         Status::Proved
                     }
-                    Verdict::Refuted(message) => {
-                        diagnostics::error(location, &message);
+                    Verdict::Refuted(messages) => {
+                        for message in messages {
+                            diagnostics::error(location, &message);
+                        }
                         Status::Refuted
                     }
                     Verdict::Unknown(unknown) => {
@@ -171,7 +171,8 @@ impl VerifyBijectivity {
         }
     }
 
-    /// Obligations A1, A2, then (if A is inconclusive) B1, B2.
+    /// Obligations A1, A2 (`apply(inv(y)) = y`), then — unless A is proved, which implies B on a finite
+    /// domain — B1, B2 (`inv(apply(x)) = x`), so a wrong inverse is reported in both directions.
     fn prove_all(&self, gen: &GenP, facts: &[Term]) -> Verdict {
         let timeout_ms = self.options.timeout_ms;
         let a_facts: Vec<Term> = facts.iter().cloned().chain([gen.y.ult(&gen.numel)]).collect();
@@ -183,32 +184,27 @@ impl VerifyBijectivity {
         let a2 = gen.apply_inv_y.eq(&gen.y);
         let b1 = gen.apply_x.ult(&gen.numel);
         let b2 = Term::all(gen.inv_apply_x.iter().zip(&gen.xs).map(|(g, x)| g.eq(x)));
-        let mut first_unknown = None;
-        let mut a_proved = true;
-        for goal in [&a1, &a2] {
-            match prove(&Query { goal, facts: &a_facts, observe: &a_observe, timeout_ms }) {
-                Outcome::Proved => {}
-                Outcome::Refuted(cex) => return Verdict::Refuted(message_a(gen, &cex)),
-                Outcome::Unknown(unknown) => {
-                    a_proved = false;
-                    first_unknown.get_or_insert(unknown);
-                    break;
+        let direction = |goals: [&Term; 2], facts: &[Term], observe: &[Term]| {
+            for goal in goals {
+                match prove(&Query { goal, facts, observe, timeout_ms }) {
+                    Outcome::Proved => {}
+                    other => return other,
                 }
             }
-        }
-        if a_proved {
+            Outcome::Proved
+        };
+        let a = direction([&a1, &a2], &a_facts, &a_observe);
+        if matches!(a, Outcome::Proved) {
             return Verdict::Proved;
         }
-        for goal in [&b1, &b2] {
-            match prove(&Query { goal, facts: &b_facts, observe: &b_observe, timeout_ms }) {
-                Outcome::Proved => {}
-                Outcome::Refuted(cex) => return Verdict::Refuted(message_b(gen, &cex)),
-                Outcome::Unknown(unknown) => {
-                    return Verdict::Unknown(first_unknown.unwrap_or(unknown));
-                }
-            }
+        let b = direction([&b1, &b2], &b_facts, &b_observe);
+        match (a, b) {
+            (Outcome::Refuted(a), Outcome::Refuted(b)) => Verdict::Refuted(vec![message_b(gen, &b), message_a(gen, &a)]),
+            (Outcome::Refuted(a), _) => Verdict::Refuted(vec![message_a(gen, &a)]),
+            (_, Outcome::Refuted(b)) => Verdict::Refuted(vec![message_b(gen, &b)]),
+            (_, Outcome::Proved) => Verdict::Proved,
+            (Outcome::Unknown(unknown), _) | (_, Outcome::Unknown(unknown)) => Verdict::Unknown(unknown),
         }
-        Verdict::Proved
     }
 
     fn check_symbolic(&self, location: Location, gen: &GenP, start: Instant) -> Status {
@@ -228,8 +224,10 @@ impl VerifyBijectivity {
                 }
                 return Status::Proved;
             }
-            Verdict::Refuted(message) => {
-                diagnostics::error(location, &message);
+            Verdict::Refuted(messages) => {
+                for message in messages {
+                    diagnostics::error(location, &message);
+                }
                 return Status::Refuted;
             }
             Verdict::Unknown(unknown) => describe_unknown(&unknown),
@@ -269,14 +267,16 @@ impl VerifyBijectivity {
             let concrete = gen.substitute(&map);
             match self.prove_all(&concrete, &concrete.facts) {
                 Verdict::Proved => {}
-                Verdict::Refuted(message) => {
+                Verdict::Refuted(messages) => {
                     let sizes = size_vars
                         .iter()
                         .zip(&combination)
                         .map(|((name, _), value)| format!("{name} = {value}"))
                         .collect::<Vec<_>>()
                         .join(", ");
-                    diagnostics::error(location, &format!("{message} (sizes {sizes})"));
+                    for message in messages {
+                        diagnostics::error(location, &format!("{message} (sizes {sizes})"));
+                    }
                     return Status::Refuted;
                 }
                 Verdict::Unknown(unknown) => {
@@ -342,12 +342,13 @@ impl VerifyBijectivity {
         let a = exhaustive(&a_goal, &gen.facts, &a_observed(gen), &a_domain, limit);
         let b = exhaustive(&b_goal, &gen.facts, &b_observed(gen), &b_domain, limit);
         match (a, b) {
-            (Outcome::Refuted(cex), _) => {
-                diagnostics::error(location, &message_a(gen, &cex));
-                Status::Refuted
-            }
-            (_, Outcome::Refuted(cex)) => {
-                diagnostics::error(location, &message_b(gen, &cex));
+            (a @ Outcome::Refuted(_), b) | (a, b @ Outcome::Refuted(_)) => {
+                if let Outcome::Refuted(cex) = &b {
+                    diagnostics::error(location, &message_b(gen, cex));
+                }
+                if let Outcome::Refuted(cex) = &a {
+                    diagnostics::error(location, &message_a(gen, cex));
+                }
                 Status::Refuted
             }
             (Outcome::Proved, Outcome::Proved) => {
@@ -390,9 +391,17 @@ impl VerifyBijectivity {
 
 enum Verdict {
     Proved,
-    Refuted(String),
+    /// One message per refuted direction, `inv(apply(x)) ≠ x` first.
+    Refuted(Vec<String>),
     Unknown(Unknown),
 }
+
+/// The published warning for a gen_p without an `inv` region.
+pub const SKIP_NO_INVERSE: &str = "Skipping bijectivity check: no inverse region defined";
+/// The published first sentence of a refutation of `inv(apply(x)) = x` (direction B).
+pub const NOT_BIJECTIVE_INV_APPLY: &str = "Layout is not bijective: inv(apply(x)) ≠ x";
+/// The published first sentence of a refutation of `apply(inv(y)) = y` (direction A).
+pub const NOT_BIJECTIVE_APPLY_INV: &str = "Layout is not bijective: apply(inv(y)) ≠ y";
 
 impl GenP {
     fn substitute(&self, map: &HashMap<String, Term>) -> GenP {
@@ -493,13 +502,13 @@ fn message_a(gen: &GenP, cex: &Counterexample) -> String {
     let back = observed.get(2 * rank);
     let with = with_clause(cex, &hidden(gen));
     if let Violation::Undefined(what) = &cex.violation {
-        return format!("gen_p is not a bijection: computing inv({y}) and apply(inv({y})) hits {what}{with}");
+        return format!("{NOT_BIJECTIVE_APPLY_INV}\ncomputing inv({y}) and apply(inv({y})) hits {what}{with}");
     }
     let outside = inv.iter().zip(dims).any(|(i, n)| matches!((i, n), (Value::Bits(i), Value::Bits(n)) if i >= n));
     if outside {
-        format!("gen_p is not a bijection: inv({y}) = ({}) is outside the dims [{}]{with}", show_list(inv), show_list(dims))
+        format!("{NOT_BIJECTIVE_APPLY_INV}\ninv({y}) = ({}) is outside the dims [{}]{with}", show_list(inv), show_list(dims))
     } else {
-        format!("gen_p is not a bijection: inv({y}) = ({}) but apply({}) = {}{with}", show_list(inv), show_list(inv), show(back))
+        format!("{NOT_BIJECTIVE_APPLY_INV}\ninv({y}) = ({}) but apply({}) = {}{with}", show_list(inv), show_list(inv), show(back))
     }
 }
 
@@ -513,13 +522,13 @@ fn message_b(gen: &GenP, cex: &Counterexample) -> String {
     let inv = observed.get(rank + 2..).unwrap_or_default();
     let with = with_clause(cex, &hidden(gen));
     if let Violation::Undefined(what) = &cex.violation {
-        return format!("gen_p is not a bijection: computing apply({x}) and inv(apply({x})) hits {what}{with}");
+        return format!("{NOT_BIJECTIVE_INV_APPLY}\ncomputing apply({x}) and inv(apply({x})) hits {what}{with}");
     }
     match (flat, numel) {
         (Some(Value::Bits(f)), Some(Value::Bits(n))) if f >= n => {
-            format!("gen_p is not a bijection: apply({x}) = {} is outside [0, {n}){with}", show(flat))
+            format!("{NOT_BIJECTIVE_INV_APPLY}\napply({x}) = {} is outside [0, {n}){with}", show(flat))
         }
-        _ => format!("gen_p is not a bijection: apply({x}) = {} but inv({}) = ({}){with}", show(flat), show(flat), show_list(inv)),
+        _ => format!("{NOT_BIJECTIVE_INV_APPLY}\napply({x}) = {} but inv({}) = ({}){with}", show(flat), show(flat), show_list(inv)),
     }
 }
 
