@@ -43,7 +43,7 @@ pub fn verification_passes() -> Vec<PassInfo> {
         PassInfo {
             name: "lego-external-smt-verifier",
             description: "Prove or refute the lego.assert_* bounds obligations (Z3)",
-            options: crate::verify_common::OPTIONS,
+            options: crate::bounds_checks::VERIFIER_OPTIONS,
             entry: Entry::Pass(crate::bounds_checks::create_verifier),
         },
     ]
