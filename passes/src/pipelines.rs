@@ -31,7 +31,7 @@ pub fn verification_passes() -> Vec<PassInfo> {
         PassInfo {
             name: "lego-verify",
             description: "Prove or refute every lego.check (coalescing, bank conflicts) with Z3",
-            options: crate::verify_common::OPTIONS,
+            options: crate::verify_checks::OPTIONS,
             entry: Entry::Pass(crate::verify_checks::create),
         },
         PassInfo {
