@@ -34,14 +34,40 @@ const SYMBOLIC_NUMEL_BOUND: u64 = 1 << 32;
 pub struct VerifyBijectivity {
     options: VerifyOptions,
     exhaustive_limit: u64,
+    /// The published legacy passes `lego-verify-consistency` / `lego-verify-genp-consistency`: the same
+    /// proofs, but a refutation is the single published error and the pass never fails.
+    consistency: bool,
+    name: &'static str,
 }
 
 pub fn create(options: &Options) -> Result<melior::pass::Pass, RegistryError> {
     let pass = VerifyBijectivity {
         options: VerifyOptions::parse(options)?,
         exhaustive_limit: options.u64("exhaustive-limit")?,
+        consistency: false,
+        name: "lego-verify-bijectivity",
     };
     Ok(crate::external::into_mlir_pass(pass, &ID))
+}
+
+static CONSISTENCY_ID: PassId = PassId::new();
+static GENP_CONSISTENCY_ID: PassId = PassId::new();
+
+/// The published error of the legacy consistency passes (with the period).
+pub const INCONSISTENT_GEN_P: &str = "Inconsistent GenP: apply and inv regions are not bijections.";
+
+/// `lego-verify-consistency` / `lego-verify-genp-consistency` (published legacy passes, identical): for each
+/// gen_p with an `inv`, the bijectivity proof; a refutation is `INCONSISTENT_GEN_P` once on the gen_p, and
+/// — as published — the pass succeeds.
+pub fn create_consistency(options: &Options) -> Result<melior::pass::Pass, RegistryError> {
+    let pass = VerifyBijectivity {
+        options: VerifyOptions::parse(options)?,
+        exhaustive_limit: EXHAUSTIVE_LIMIT,
+        consistency: true,
+        name: options.pass_name(),
+    };
+    let id = if options.pass_name() == "lego-verify-genp-consistency" { &GENP_CONSISTENCY_ID } else { &CONSISTENCY_ID };
+    Ok(crate::external::into_mlir_pass(pass, id))
 }
 
 pub const OPTIONS: &[crate::registry::OptionSpec] = &[
@@ -64,7 +90,7 @@ enum Status {
 
 impl LegoPass for VerifyBijectivity {
     fn name(&self) -> &'static str {
-        "lego-verify-bijectivity"
+        self.name
     }
 
     fn description(&self) -> &'static str {
@@ -90,7 +116,7 @@ impl LegoPass for VerifyBijectivity {
             }
         }
         lego_smt::join_background();
-        if status.values().any(|status| *status == Status::Refuted) {
+        if !self.consistency && status.values().any(|status| *status == Status::Refuted) {
             return Err(PassFailure("a gen_p is not a bijection".into()));
         }
         Ok(())
@@ -118,7 +144,9 @@ impl VerifyBijectivity {
         let location = op.location();
         let Ok(Some(LayoutOp::GenP { dims, apply, inverse })) = ops::layout_op(op) else { return Status::Unverified };
         let Some(inverse) = inverse else {
-            diagnostics::warning(location, SKIP_NO_INVERSE);
+            if !self.consistency {
+                diagnostics::warning(location, SKIP_NO_INVERSE);
+            }
             return Status::Unverified;
         };
         let start = Instant::now();
@@ -155,12 +183,7 @@ impl VerifyBijectivity {
                         }
                         Status::Proved
                     }
-                    Verdict::Refuted(messages) => {
-                        for message in messages {
-                            diagnostics::error(location, &message);
-                        }
-                        Status::Refuted
-                    }
+                    Verdict::Refuted(messages) => self.refuted(location, messages),
                     Verdict::Unknown(unknown) => {
                         diagnostics::warning(location, &format!("bijectivity {}", describe_unknown(&unknown)));
                         Status::Unverified
@@ -224,12 +247,7 @@ impl VerifyBijectivity {
                 }
                 return Status::Proved;
             }
-            Verdict::Refuted(messages) => {
-                for message in messages {
-                    diagnostics::error(location, &message);
-                }
-                return Status::Refuted;
-            }
+            Verdict::Refuted(messages) => return self.refuted(location, messages),
             Verdict::Unknown(unknown) => describe_unknown(&unknown),
         };
         // Fall back to every combination of small sizes.
@@ -274,10 +292,8 @@ impl VerifyBijectivity {
                         .map(|((name, _), value)| format!("{name} = {value}"))
                         .collect::<Vec<_>>()
                         .join(", ");
-                    for message in messages {
-                        diagnostics::error(location, &format!("{message} (sizes {sizes})"));
-                    }
-                    return Status::Refuted;
+                    let messages = messages.into_iter().map(|message| format!("{message} (sizes {sizes})")).collect();
+                    return self.refuted(location, messages);
                 }
                 Verdict::Unknown(unknown) => {
                     diagnostics::warning(
@@ -343,13 +359,14 @@ impl VerifyBijectivity {
         let b = exhaustive(&b_goal, &gen.facts, &b_observed(gen), &b_domain, limit);
         match (a, b) {
             (a @ Outcome::Refuted(_), b) | (a, b @ Outcome::Refuted(_)) => {
+                let mut messages = Vec::new();
                 if let Outcome::Refuted(cex) = &b {
-                    diagnostics::error(location, &message_b(gen, cex));
+                    messages.push(message_b(gen, cex));
                 }
                 if let Outcome::Refuted(cex) = &a {
-                    diagnostics::error(location, &message_a(gen, cex));
+                    messages.push(message_a(gen, cex));
                 }
-                Status::Refuted
+                self.refuted(location, messages)
             }
             (Outcome::Proved, Outcome::Proved) => {
                 if self.options.verbose {
@@ -369,6 +386,19 @@ impl VerifyBijectivity {
                 Status::Unverified
             }
         }
+    }
+
+    /// Reports the refuted directions: each with its published sentence, or, for the consistency passes, the
+    /// published error once.
+    fn refuted(&self, location: Location, messages: Vec<String>) -> Status {
+        if self.consistency {
+            diagnostics::error(location, INCONSISTENT_GEN_P);
+        } else {
+            for message in messages {
+                diagnostics::error(location, &message);
+            }
+        }
+        Status::Refuted
     }
 
     /// Verbose: says whether a composite layout is a bijection because it is built only from bijective
