@@ -120,8 +120,10 @@ func.func @antidiag3_wrong() -> !lego.layout {
 
 // rev(n1, n2) with symbolic sizes whose inverse divides by n1 instead of n2: refuted for some sizes.
 func.func @rev_symbolic_wrong(%n1: index, %n2: index) -> !lego.layout {
-  // expected-error @below {{Layout is not bijective: inv(apply(x)) ≠ x{{\n}}apply({{.*}} (with %arg0 = {{[0-9]+}}, %arg1 = {{[0-9]+}})}}
-  // expected-error @below {{Layout is not bijective: apply(inv(y)) ≠ y{{\n}}inv({{.*}} (with %arg0 = {{[0-9]+}}, %arg1 = {{[0-9]+}})}}
+  // Which counterexample Z3 finds first varies (the integer and bit-vector encodings race), so only the
+  // sentences and the sizes are pinned.
+  // expected-error @below {{Layout is not bijective: inv(apply(x)) ≠ x{{\n}}{{.*}}(with %arg0 = {{[0-9]+}}, %arg1 = {{[0-9]+}})}}
+  // expected-error @below {{Layout is not bijective: apply(inv(y)) ≠ y{{\n}}{{.*}}(with %arg0 = {{[0-9]+}}, %arg1 = {{[0-9]+}})}}
   %rev = lego.gen_p [%n1, %n2] apply (%i: index, %j: index) {
     %c1 = arith.constant 1 : index
     %last1 = arith.subi %n1, %c1 : index
