@@ -382,9 +382,8 @@ fn lego_to_spirv(options: &Options) -> Result<String, RegistryError> {
     if !alias.is_empty() && !VERSIONS.contains(&alias) {
         return Err(options.bad_value("version", alias, "a SPIR-V version from 1.0 to 1.6"));
     }
-    // `version` is the alias: it wins over spirv-version's default, but two different explicit values are a
-    // contradiction only the user can resolve — we cannot tell an explicit `spirv-version=1.5` from the
-    // default, so a differing alias simply wins.
+    // `version` (the old name) is an alias: given, it wins (an explicit spirv-version=1.5 cannot be told
+    // apart from the default).
     let version = if alias.is_empty() { spirv_version } else { alias };
     let client_api = options.string("client-api").trim().to_ascii_lowercase();
     // Vulkan: shader capability, buffers are StorageBuffer (32-bit indices, as Vulkan drivers expect);
