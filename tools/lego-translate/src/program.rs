@@ -1,0 +1,185 @@
+//! The language-neutral form every printer reads: one [`Function`] per `func.func`, straight-line `let`s,
+//! structured `if`s and one `return`, over [`Expr`] trees of 64-bit `index` (and `i1`) values. Built from the
+//! lowered MLIR by [`crate::extract`]; values used once in their own block are inlined into their user.
+
+/// Binary operations on `index` values, with MLIR's `arith` semantics on 64-bit two's complement values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    DivU,
+    RemU,
+    CeilDivU,
+    DivS,
+    RemS,
+    FloorDivS,
+    CeilDivS,
+    Shl,
+    ShrU,
+    ShrS,
+    And,
+    Or,
+    Xor,
+    MinU,
+    MaxU,
+    MinS,
+    MaxS,
+}
+
+impl BinOp {
+    /// The `arith` op it came from, for diagnostics.
+    pub fn mlir_name(self) -> &'static str {
+        match self {
+            BinOp::Add => "arith.addi",
+            BinOp::Sub => "arith.subi",
+            BinOp::Mul => "arith.muli",
+            BinOp::DivU => "arith.divui",
+            BinOp::RemU => "arith.remui",
+            BinOp::CeilDivU => "arith.ceildivui",
+            BinOp::DivS => "arith.divsi",
+            BinOp::RemS => "arith.remsi",
+            BinOp::FloorDivS => "arith.floordivsi",
+            BinOp::CeilDivS => "arith.ceildivsi",
+            BinOp::Shl => "arith.shli",
+            BinOp::ShrU => "arith.shrui",
+            BinOp::ShrS => "arith.shrsi",
+            BinOp::And => "arith.andi",
+            BinOp::Or => "arith.ori",
+            BinOp::Xor => "arith.xori",
+            BinOp::MinU => "arith.minui",
+            BinOp::MaxU => "arith.maxui",
+            BinOp::MinS => "arith.minsi",
+            BinOp::MaxS => "arith.maxsi",
+        }
+    }
+
+    /// Whether the op reads its operands as signed values.
+    pub fn is_signed(self) -> bool {
+        matches!(self, BinOp::DivS | BinOp::RemS | BinOp::FloorDivS | BinOp::CeilDivS | BinOp::ShrS | BinOp::MinS | BinOp::MaxS)
+    }
+}
+
+/// `arith.cmpi` predicates (MLIR's numbering: eq, ne, slt, sle, sgt, sge, ult, ule, ugt, uge).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pred {
+    Eq,
+    Ne,
+    Slt,
+    Sle,
+    Sgt,
+    Sge,
+    Ult,
+    Ule,
+    Ugt,
+    Uge,
+}
+
+impl Pred {
+    pub fn from_mlir(value: i64) -> Option<Pred> {
+        Some(match value {
+            0 => Pred::Eq,
+            1 => Pred::Ne,
+            2 => Pred::Slt,
+            3 => Pred::Sle,
+            4 => Pred::Sgt,
+            5 => Pred::Sge,
+            6 => Pred::Ult,
+            7 => Pred::Ule,
+            8 => Pred::Ugt,
+            9 => Pred::Uge,
+            _ => return None,
+        })
+    }
+
+    pub fn is_signed(self) -> bool {
+        matches!(self, Pred::Slt | Pred::Sle | Pred::Sgt | Pred::Sge)
+    }
+
+    /// The comparison operator most languages spell it with (signedness is the printer's business).
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Pred::Eq => "==",
+            Pred::Ne => "!=",
+            Pred::Slt | Pred::Ult => "<",
+            Pred::Sle | Pred::Ule => "<=",
+            Pred::Sgt | Pred::Ugt => ">",
+            Pred::Sge | Pred::Uge => ">=",
+        }
+    }
+}
+
+/// Logical operations on `i1` values (`arith.andi`/`ori`/`xori` of comparisons).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LogicOp {
+    And,
+    Or,
+    Xor,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ty {
+    Index,
+    Bool,
+}
+
+/// Where an expression came from in the user's file, for diagnostics raised while printing it.
+pub type Origin = usize;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Expr {
+    Param(usize),
+    Var(usize),
+    /// An `index` constant: the 64 bits, as MLIR holds them.
+    Const(u64, Origin),
+    Bool(bool),
+    Bin(BinOp, Box<Expr>, Box<Expr>, Origin),
+    Cmp(Pred, Box<Expr>, Box<Expr>, Origin),
+    Logic(LogicOp, Box<Expr>, Box<Expr>),
+    Select(Box<Expr>, Box<Expr>, Box<Expr>),
+}
+
+impl Expr {
+    pub fn is_atomic(&self) -> bool {
+        matches!(self, Expr::Param(_) | Expr::Var(_) | Expr::Bool(_)) || matches!(self, Expr::Const(c, _) if (*c as i64) >= 0)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Stmt {
+    Let { var: usize, ty: Ty, value: Expr },
+    /// `scf.if` with results: `vars` are declared before it and assigned in both branches.
+    If { vars: Vec<(usize, Ty)>, cond: Expr, then_body: Vec<Stmt>, then_values: Vec<Expr>, else_body: Vec<Stmt>, else_values: Vec<Expr> },
+    Return(Vec<Expr>),
+}
+
+/// One `func.func`: its MLIR name, parameter names (from the user's text when they are recoverable), result
+/// count, and body.
+#[derive(Debug, Clone)]
+pub struct Function {
+    pub name: String,
+    /// The `func.func`'s location (an index into the origins table).
+    pub origin: Origin,
+    pub params: Vec<String>,
+    pub results: usize,
+    pub body: Vec<Stmt>,
+    /// Number of `Var`s (`v0 …`) the body uses.
+    pub vars: usize,
+    /// Types of the `Var`s.
+    pub var_types: Vec<Ty>,
+}
+
+/// Every local variable of `body` (including nested `if`s), in order of appearance.
+pub fn locals(body: &[Stmt], out: &mut Vec<(usize, Ty)>) {
+    for stmt in body {
+        match stmt {
+            Stmt::Let { var, ty, .. } => out.push((*var, *ty)),
+            Stmt::If { vars, then_body, else_body, .. } => {
+                out.extend(vars.iter().copied());
+                locals(then_body, out);
+                locals(else_body, out);
+            }
+            Stmt::Return(_) => {}
+        }
+    }
+}
