@@ -21,8 +21,8 @@ pub struct Extracted {
 /// An inlined value grows up to this many operations before it gets a variable of its own (readability).
 const INLINE_LIMIT: usize = 6;
 
-pub fn extract_module(module: MlirOperation, source: &str) -> Result<Extracted, ExtractError> {
-    let mut extractor = Extractor { origins: Vec::new(), source };
+pub fn extract_module(module: MlirOperation, file_name: &str, source: &str) -> Result<Extracted, ExtractError> {
+    let mut extractor = Extractor { origins: Vec::new(), file_name, source };
     let mut functions = Vec::new();
     let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0)) };
     for op in block_ops(body) {
@@ -40,6 +40,7 @@ pub fn extract_module(module: MlirOperation, source: &str) -> Result<Extracted, 
 
 struct Extractor<'s> {
     origins: Vec<MlirLocation>,
+    file_name: &'s str,
     source: &'s str,
 }
 
@@ -91,13 +92,17 @@ impl Extractor<'_> {
         let result_count = results.len();
         let mut body = body;
         body.push(Stmt::Return(results));
-        Ok(Function { name, origin, params, results: result_count, body, vars: state.vars.len(), var_types: state.vars })
+        Ok(Function { name, origin, params, results: result_count, body })
     }
 
     /// The user's SSA name of a function argument (`%i` → `i`), read at the argument's location in the source.
     fn argument_name(&self, argument: MlirValue) -> Option<String> {
         let location = unsafe { melior::ir::Location::from_raw(mlirValueGetLocation(argument)) };
-        let (_, line, column) = crate::diagnostics::file_line_column(location)?;
+        let (file, line, column) = crate::diagnostics::file_line_column(location)?;
+        // Locations printed into an intermediate file point at another text.
+        if file != self.file_name {
+            return None;
+        }
         let text = self.source.lines().nth(line.checked_sub(1)?)?;
         let rest = text.get(column.checked_sub(1)?..)?.strip_prefix('%')?;
         let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();

@@ -18,7 +18,7 @@ use clap::Parser;
 use diagnostics::{DiagnosticSink, Reported};
 use lang::Language;
 use lego_dialect::source;
-use lego_passes::{pipeline_text::{PassElement, PipelineElement}, registry, Registry};
+use lego_passes::{pipeline_text::{self, PassElement, PipelineElement}, registry, Registry};
 use melior::{ir::operation::OperationLike, ir::Location, pass::PassManager, Context};
 use std::{io::Read, io::Write, process::ExitCode};
 
@@ -45,9 +45,12 @@ struct Cli {
     /// Translate the input as it is (it must already be lowered: arith, scf.if, affine index ops).
     #[arg(long = "no-lower")]
     no_lower: bool,
-    /// Options of the lego-lower pipeline run before translation (e.g. `assume-no-wrap=false`).
-    #[arg(long = "lower-options", value_name = "OPTIONS")]
-    lower_options: Option<String>,
+    /// The pipeline run before translation instead of lego-lower, e.g.
+    /// `builtin.module(lego-to-arith, canonicalize)`.
+    #[arg(long = "pass-pipeline", value_name = "PIPELINE", conflicts_with = "no_lower")]
+    pass_pipeline: Option<String>,
+    #[arg(long = "lego-to-mlir", help = "the lowered module itself: what the printers read", group = "language")]
+    mlir: bool,
     #[arg(long = "lego-to-cuda", help = "CUDA C: __host__ __device__ inline functions", group = "language")]
     cuda: bool,
     #[arg(long = "lego-to-c", help = "C99 static inline functions", group = "language")]
@@ -110,10 +113,11 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let Some(language) = cli.language() else {
-        eprintln!("lego-translate: error: no translation chosen: pass one of {}", flags());
+    let language = cli.language();
+    if language.is_none() && !cli.mlir {
+        eprintln!("lego-translate: error: no translation chosen: pass one of {}, --lego-to-mlir", flags());
         return ExitCode::FAILURE;
-    };
+    }
     match run(&cli, language) {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
@@ -138,7 +142,7 @@ fn read_input(path: &str) -> Result<String, String> {
     }
 }
 
-fn run(cli: &Cli, language: Language) -> Result<bool, String> {
+fn run(cli: &Cli, language: Option<Language>) -> Result<bool, String> {
     let text = read_input(&cli.input)?;
     let file_name = if cli.input == "-" { "<stdin>".to_string() } else { cli.input.clone() };
     let context = lego_dialect::create_context().map_err(|error| format!("error: {error}"))?;
@@ -147,10 +151,17 @@ fn run(cli: &Cli, language: Language) -> Result<bool, String> {
     let registry = Registry::default();
     let pipeline = if cli.no_lower {
         Vec::new()
+    } else if let Some(text) = &cli.pass_pipeline {
+        let pipeline = pipeline_text::parse_pipeline(text)
+            .map_err(|error| format!("error: invalid --pass-pipeline: {error}\n{}", error.caret_snippet(text)))?;
+        if pipeline.anchor != "builtin.module" && pipeline.anchor != "any" {
+            return Err(format!("error: can't run '{}' pass manager on 'builtin.module' op", pipeline.anchor));
+        }
+        pipeline.elements
     } else {
-        vec![PipelineElement::Pass(PassElement { name: "lego-lower".to_string(), options: cli.lower_options.clone(), offset: 0 })]
+        vec![PipelineElement::Pass(PassElement { name: "lego-lower".to_string(), options: None, offset: 0 })]
     };
-    // A bad --lower-options is an error of its own, before any input is translated.
+    // A bad pipeline is an error of its own, before any input is translated.
     registry::expand_pipelines(&registry, &pipeline).map_err(|error| format!("error: {error}"))?;
 
     let chunks = if cli.split_input_file {
@@ -196,20 +207,23 @@ fn translate_chunk(
     context: &Context,
     registry: &Registry,
     pipeline: &[PipelineElement],
-    language: Language,
+    language: Option<Language>,
     file_name: &str,
     text: &str,
 ) -> Option<String> {
     let mut module = source::parse(context, file_name, text).ok()?;
     if !pipeline.is_empty() {
         let manager = PassManager::new(context);
-        if let Err(error) = registry::build_pass_manager(registry, manager.as_operation_pass_manager(), pipeline, true) {
+        if let Err(error) = registry::build_pass_manager(registry, manager.as_operation_pass_manager(), pipeline, false) {
             lego_dialect::verify::emit_error(module.as_operation().location(), &error.to_string());
             return None;
         }
         manager.run(&mut module).ok()?;
     }
-    let extracted = match extract::extract_module(module.as_operation().to_raw(), text) {
+    let Some(language) = language else {
+        return Some(source::print(&module.as_operation(), source::PrintOptions::default()));
+    };
+    let extracted = match extract::extract_module(module.as_operation().to_raw(), file_name, text) {
         Ok(extracted) => extracted,
         Err(error) => {
             let location = unsafe { Location::from_raw(error.location) };

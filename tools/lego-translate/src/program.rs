@@ -53,11 +53,6 @@ impl BinOp {
             BinOp::MaxS => "arith.maxsi",
         }
     }
-
-    /// Whether the op reads its operands as signed values.
-    pub fn is_signed(self) -> bool {
-        matches!(self, BinOp::DivS | BinOp::RemS | BinOp::FloorDivS | BinOp::CeilDivS | BinOp::ShrS | BinOp::MinS | BinOp::MaxS)
-    }
 }
 
 /// `arith.cmpi` predicates (MLIR's numbering: eq, ne, slt, sle, sgt, sge, ult, ule, ugt, uge).
@@ -139,12 +134,6 @@ pub enum Expr {
     Select(Box<Expr>, Box<Expr>, Box<Expr>),
 }
 
-impl Expr {
-    pub fn is_atomic(&self) -> bool {
-        matches!(self, Expr::Param(_) | Expr::Var(_) | Expr::Bool(_)) || matches!(self, Expr::Const(c, _) if (*c as i64) >= 0)
-    }
-}
-
 #[derive(Debug, Clone, PartialEq)]
 pub enum Stmt {
     Let { var: usize, ty: Ty, value: Expr },
@@ -163,10 +152,6 @@ pub struct Function {
     pub params: Vec<String>,
     pub results: usize,
     pub body: Vec<Stmt>,
-    /// Number of `Var`s (`v0 …`) the body uses.
-    pub vars: usize,
-    /// Types of the `Var`s.
-    pub var_types: Vec<Ty>,
 }
 
 /// Every local variable of `body` (including nested `if`s), in order of appearance.

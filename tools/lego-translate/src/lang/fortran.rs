@@ -152,11 +152,12 @@ impl Target for Fortran {
         if !single {
             arguments.extend(signature.results.iter().cloned());
         }
-        let mut lines = vec![if single {
-            format!("  pure function {}({}) result({})", signature.name, arguments.join(", "), signature.results[0])
+        let header = if single {
+            format!("pure function {}({}) result({})", signature.name, arguments.join(", "), signature.results[0])
         } else {
-            format!("  pure subroutine {}({})", signature.name, arguments.join(", "))
-        }];
+            format!("pure subroutine {}({})", signature.name, arguments.join(", "))
+        };
+        let mut lines: Vec<String> = wrap(header).lines().map(|line| format!("  {line}")).collect();
         let mut declare = |text: String| lines.extend(wrap(text).lines().map(|line| format!("    {line}")));
         if !signature.params.is_empty() {
             declare(format!("integer(int64), intent(in) :: {}", signature.params.join(", ")));

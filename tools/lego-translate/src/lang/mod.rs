@@ -72,21 +72,6 @@ impl Language {
         }
     }
 
-    pub fn description(self) -> &'static str {
-        match self {
-            Language::C => "C99 `static inline` functions over `uint64_t`",
-            Language::Cpp => "C++17 `inline` functions over `std::uint64_t`, several results as `std::tuple`",
-            Language::Cuda => "CUDA C `__host__ __device__ inline` functions over `unsigned long long`",
-            Language::Rust => "Rust `pub fn`s over `u64`, several results as a tuple",
-            Language::Fortran => "a Fortran 2008 module of pure functions over `integer(int64)`",
-            Language::Julia => "Julia functions over `UInt64`, several results as a tuple",
-            Language::JavaScript => "JavaScript functions over `Number` (exact below 2^53)",
-            Language::Glsl => "GLSL 4.50 functions over `uint` (exact below 2^32)",
-            Language::Wgsl => "WGSL functions over `u32` (exact below 2^32)",
-            Language::Python => "Python functions over plain `int`s, several results as a tuple",
-        }
-    }
-
     fn target(self) -> Box<dyn Target> {
         match self {
             Language::C => Box::new(c::CFamily::C),

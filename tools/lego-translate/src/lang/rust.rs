@@ -117,7 +117,7 @@ impl Target for Rust {
         };
         vec![
             "#[inline]".to_string(),
-            "#[allow(clippy::all, unused_parens)]".to_string(),
+            "#[allow(clippy::all, unused_parens, unused_variables)]".to_string(),
             format!("pub fn {}({}){returns} {{", signature.name, params.join(", ")),
         ]
     }
