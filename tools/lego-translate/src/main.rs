@@ -163,6 +163,11 @@ fn run(cli: &Cli, language: Option<Language>) -> Result<bool, String> {
     };
     // A bad pipeline is an error of its own, before any input is translated.
     registry::expand_pipelines(&registry, &pipeline).map_err(|error| format!("error: {error}"))?;
+    if !pipeline.is_empty() {
+        let manager = PassManager::new(&context);
+        registry::build_pass_manager(&registry, manager.as_operation_pass_manager(), &pipeline, false)
+            .map_err(|error| format!("error: {error}"))?;
+    }
 
     let chunks = if cli.split_input_file {
         split_input::split_chunks(&text)

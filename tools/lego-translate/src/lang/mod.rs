@@ -373,6 +373,10 @@ impl Printer<'_> {
                 } else {
                     ConstantUse::Plain
                 };
+                // A shift amount the language cannot take is the shift's fault, not the constant's.
+                if let (true, Expr::Const(amount, _)) = (shift, &**b) {
+                    target.constant(*amount, ConstantUse::ShiftAmount).map_err(|message| at(*origin)(format!("'{}' {message}", op.mlir_name())))?;
+                }
                 let a = self.operand(a, left_context)?;
                 let b = self.operand(b, right_context)?;
                 target.binary(*op, &a, &b).map_err(|message| at(*origin)(format!("'{}' {message}", op.mlir_name())))

@@ -96,7 +96,7 @@ impl Target for Shader {
             ));
         };
         if context == ConstantUse::ShiftAmount && bits >= 32 {
-            return Err(format!("is a shift by {bits}, out of {}'s 32-bit range", self.language().display_name()));
+            return Err(format!("shifts by {bits}, out of {}'s 32-bit range", self.language().display_name()));
         }
         Ok(Rendered::atom(format!("{bits}u")))
     }
