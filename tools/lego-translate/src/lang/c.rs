@@ -106,9 +106,7 @@ impl Target for CFamily {
         let (x, y) = (a.text(), b.text());
         let infix = |symbol: &str| Ok(Rendered::compound(format!("{x} {symbol} {y}")));
         match op {
-            BinOp::Add => infix("+"),
-            BinOp::Sub => infix("-"),
-            BinOp::Mul => infix("*"),
+            BinOp::Add | BinOp::Sub | BinOp::Mul => Ok(super::arithmetic(op, a, b).expect("+, -, *")),
             BinOp::DivU => infix("/"),
             BinOp::RemU => infix("%"),
             BinOp::Shl => infix("<<"),

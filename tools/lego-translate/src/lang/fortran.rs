@@ -92,9 +92,7 @@ impl Target for Fortran {
         let infix = |symbol: &str| Ok(Rendered::compound(format!("{x} {symbol} {y}")));
         let call = |name: &str| Ok(Rendered::atom(format!("{name}({rx}, {ry})")));
         match op {
-            BinOp::Add => infix("+"),
-            BinOp::Sub => infix("-"),
-            BinOp::Mul => infix("*"),
+            BinOp::Add | BinOp::Sub | BinOp::Mul => Ok(super::arithmetic(op, a, b).expect("+, -, *")),
             BinOp::DivU | BinOp::DivS => infix("/"),
             BinOp::RemU | BinOp::RemS => call("mod"),
             BinOp::Shl => call("shiftl"),

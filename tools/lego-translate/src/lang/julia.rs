@@ -54,9 +54,7 @@ impl Target for Julia {
         let call = |name: &str| Ok(Rendered::atom(format!("{name}({rx}, {ry})")));
         let signed_call = |name: &str| Ok(unsigned(format!("{name}({}, {})", signed(a), signed(b))));
         match op {
-            BinOp::Add => infix("+"),
-            BinOp::Sub => infix("-"),
-            BinOp::Mul => infix("*"),
+            BinOp::Add | BinOp::Sub | BinOp::Mul => Ok(super::arithmetic(op, a, b).expect("+, -, *")),
             BinOp::DivU => call("div"),
             BinOp::RemU => call("rem"),
             BinOp::CeilDivU => call("cld"),

@@ -96,18 +96,36 @@ pub struct PrintError {
     pub message: String,
 }
 
+/// The operator at the top of a printed expression, where it is one whose precedence every language shares:
+/// `*` binds tighter than `+`/`-`, and both associate to the left.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Class {
+    Other,
+    /// `a + b` or `a - b`.
+    Sum,
+    /// `a * b` (not `/` or `%`: `a * b / c` ≠ `a * (b / c)`).
+    Product,
+}
+
 /// An expression already printed, with whether it can stand as an operand without parentheses.
 pub struct Rendered {
     pub text: String,
     pub atomic: bool,
+    pub class: Class,
 }
 
 impl Rendered {
     pub fn atom(text: impl Into<String>) -> Self {
-        Rendered { text: text.into(), atomic: true }
+        Rendered { text: text.into(), atomic: true, class: Class::Other }
     }
     pub fn compound(text: impl Into<String>) -> Self {
-        Rendered { text: text.into(), atomic: false }
+        Rendered { text: text.into(), atomic: false, class: Class::Other }
+    }
+    pub fn sum(text: impl Into<String>) -> Self {
+        Rendered { text: text.into(), atomic: false, class: Class::Sum }
+    }
+    pub fn product(text: impl Into<String>) -> Self {
+        Rendered { text: text.into(), atomic: false, class: Class::Product }
     }
     /// As an operand: parenthesized unless atomic.
     pub fn operand(&self) -> String {
@@ -128,6 +146,18 @@ pub struct Operand<'a> {
 impl Operand<'_> {
     pub fn text(&self) -> String {
         self.rendered.operand()
+    }
+    /// Left operand of `+`/`-`: a sum or product needs no parentheses.
+    pub fn sum_left(&self) -> String {
+        if matches!(self.rendered.class, Class::Sum | Class::Product) { self.rendered.text.clone() } else { self.text() }
+    }
+    /// Right operand of `+`/`-`: a product needs no parentheses.
+    pub fn sum_right(&self) -> String {
+        if self.rendered.class == Class::Product { self.rendered.text.clone() } else { self.text() }
+    }
+    /// Left operand of `*`: a product needs no parentheses.
+    pub fn product_left(&self) -> String {
+        if self.rendered.class == Class::Product { self.rendered.text.clone() } else { self.text() }
     }
     pub fn constant(&self) -> Option<u64> {
         match self.expr {
@@ -406,6 +436,16 @@ impl Printer<'_> {
 /// The error for an op a language has no exact spelling for.
 pub fn no_equivalent(language: Language, why: &str) -> String {
     format!("cannot be expressed in {}: {why}", language.display_name())
+}
+
+/// `a + b`, `a - b`, `a * b` with no more parentheses than precedence needs (all languages agree on these).
+pub fn arithmetic(op: BinOp, a: &Operand, b: &Operand) -> Option<Rendered> {
+    match op {
+        BinOp::Add => Some(Rendered::sum(format!("{} + {}", a.sum_left(), b.sum_right()))),
+        BinOp::Sub => Some(Rendered::sum(format!("{} - {}", a.sum_left(), b.sum_right()))),
+        BinOp::Mul => Some(Rendered::product(format!("{} * {}", a.product_left(), b.text()))),
+        _ => None,
+    }
 }
 
 /// `x` is `2^k - 1` for some k ≥ 1.

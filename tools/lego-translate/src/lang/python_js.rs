@@ -48,9 +48,7 @@ impl Target for Python {
         let (x, y) = (a.text(), b.text());
         let infix = |symbol: &str| Ok(Rendered::compound(format!("{x} {symbol} {y}")));
         match op {
-            BinOp::Add => infix("+"),
-            BinOp::Sub => infix("-"),
-            BinOp::Mul => infix("*"),
+            BinOp::Add | BinOp::Sub | BinOp::Mul => Ok(super::arithmetic(op, a, b).expect("+, -, *")),
             BinOp::DivU | BinOp::FloorDivS => infix("//"),
             BinOp::RemU => infix("%"),
             BinOp::Shl => infix("<<"),
@@ -174,14 +172,12 @@ impl Target for JavaScript {
             None => Ok(format!("2 ** {y}")),
         };
         match op {
-            BinOp::Add => infix("+"),
-            BinOp::Sub => infix("-"),
-            BinOp::Mul => infix("*"),
+            BinOp::Add | BinOp::Sub | BinOp::Mul => Ok(super::arithmetic(op, a, b).expect("+, -, *")),
             BinOp::DivU | BinOp::FloorDivS => Ok(Rendered::atom(format!("Math.floor({x} / {y})"))),
             BinOp::DivS => Ok(Rendered::atom(format!("Math.trunc({x} / {y})"))),
             BinOp::CeilDivU | BinOp::CeilDivS => Ok(Rendered::atom(format!("Math.ceil({x} / {y})"))),
             BinOp::RemU | BinOp::RemS => infix("%"),
-            BinOp::Shl => Ok(Rendered::compound(format!("{x} * {}", scale()?))),
+            BinOp::Shl => Ok(Rendered::product(format!("{} * {}", a.product_left(), scale()?))),
             BinOp::ShrU | BinOp::ShrS => Ok(Rendered::atom(format!("Math.floor({x} / {})", scale()?))),
             BinOp::And => match (a.constant().and_then(low_mask), b.constant().and_then(low_mask)) {
                 (_, Some(bits)) => Ok(Rendered::compound(format!("{x} % {}", js_power_of_two(bits.into())?))),

@@ -53,7 +53,8 @@ impl Target for Rust {
             Some(value) => format!("{value}u64"),
             None => x.clone(),
         };
-        let method = |name: &str| Ok(Rendered::atom(format!("{receiver}.{name}({y})")));
+        let argument = &b.rendered.text;
+        let method = |name: &str| Ok(Rendered::atom(format!("{receiver}.{name}({argument})")));
         let infix = |symbol: &str| Ok(Rendered::compound(format!("{x} {symbol} {y}")));
         match op {
             BinOp::Add => method("wrapping_add"),

@@ -110,9 +110,7 @@ impl Target for Shader {
         let (rx, ry) = (&a.rendered.text, &b.rendered.text);
         let infix = |symbol: &str| Ok(Rendered::compound(format!("{x} {symbol} {y}")));
         match op {
-            BinOp::Add => infix("+"),
-            BinOp::Sub => infix("-"),
-            BinOp::Mul => infix("*"),
+            BinOp::Add | BinOp::Sub | BinOp::Mul => Ok(super::arithmetic(op, a, b).expect("+, -, *")),
             BinOp::DivU => infix("/"),
             BinOp::RemU => infix("%"),
             BinOp::Shl => infix("<<"),
