@@ -29,7 +29,7 @@ setup:
 	  echo "make setup: LLVM/MLIR 22, z3 and build dependencies already installed"; \
 	fi
 	@command -v $(CARGO) >/dev/null || { echo "make setup: cargo not found; install Rust (rustup) first" >&2; exit 1; }
-	@command -v naga >/dev/null || { echo "make setup: installing naga-cli (WGSL validator for lego-translate's tests)"; $(CARGO) install naga-cli --locked; }
+	@command -v naga >/dev/null || { echo "make setup: installing naga-cli (WGSL validator for lego-translate's tests)"; $(CARGO) install naga-cli --locked --version 30.0.1; }
 
 build: setup
 	$(CARGO) build --workspace --locked
