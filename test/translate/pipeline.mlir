@@ -32,3 +32,14 @@ func.func @second(%b: index) -> index {
   %r = arith.muli %b, %c4 : index
   return %r : index
 }
+
+// -----
+
+// A negative constant added is printed as a subtraction (the same value in every language).
+// SPLIT: function third(c) {
+// SPLIT-NEXT: return c - 1;
+func.func @third(%c: index) -> index {
+  %m1 = arith.constant -1 : index
+  %r = arith.addi %c, %m1 : index
+  return %r : index
+}

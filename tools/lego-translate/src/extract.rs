@@ -201,6 +201,14 @@ impl Extractor<'_> {
                 return Err(fail(wrong_type(name, result_type)));
             }
             let origin = self.origin(op);
+            // `addi x, -c` reads better as `x - c` (equal in every language: modular or exact integers).
+            let (binary, b) = match (binary, &b) {
+                (BinOp::Add | BinOp::Sub, Expr::Const(value, at)) if (*value as i64) < 0 && *value != i64::MIN as u64 => {
+                    let flipped = if binary == BinOp::Add { BinOp::Sub } else { BinOp::Add };
+                    (flipped, Expr::Const(value.wrapping_neg(), *at))
+                }
+                _ => (binary, b),
+            };
             return Ok(Expr::Bin(binary, Box::new(a), Box::new(b), origin));
         }
         match name {

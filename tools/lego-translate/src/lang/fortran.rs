@@ -65,7 +65,10 @@ impl Target for Fortran {
     }
 
     fn valid_identifier(&self, name: &str) -> bool {
-        name.len() <= 63 && name.starts_with(|c: char| c.is_ascii_alphabetic())
+        // The result variable is `r` (`r0`, … for subroutines); a function of that name could not have it.
+        let lowered = name.to_ascii_lowercase();
+        let is_result_name = lowered.strip_prefix('r').is_some_and(|rest| rest.chars().all(|c| c.is_ascii_digit()));
+        name.len() <= 63 && name.starts_with(|c: char| c.is_ascii_alphabetic()) && !is_result_name
     }
 
     fn constant(&self, value: u64, context: ConstantUse) -> Result<Rendered, String> {

@@ -125,6 +125,9 @@ impl Target for Python {
     }
 
     fn return_lines(&self, _signature: &Signature, values: &[String]) -> Vec<String> {
+        if values.is_empty() {
+            return vec!["return".to_string()];
+        }
         vec![format!("return {}", values.join(", "))]
     }
 

@@ -233,6 +233,7 @@ impl Target for Shader {
         match (self, values) {
             (_, [value]) => vec![format!("return {value};")],
             (Shader::Glsl, values) => signature.results.iter().zip(values).map(|(r, v)| format!("{r} = {v};")).collect(),
+            (Shader::Wgsl, []) => vec!["return;".to_string()],
             (Shader::Wgsl, values) => vec![format!("return {}({});", Self::result_struct(signature), values.join(", "))],
         }
     }
