@@ -425,7 +425,7 @@ mod tests {
     /// lego-opt: test/docs/up-to-date.test checks those).
     #[test]
     fn op_pages_exist_and_pictures_are_up_to_date() {
-        let options = Options { check: true, lego_opt: None, docs: docs() };
+        let options = Options { check: true, lego_opt: None, lego_translate: None, docs: docs() };
         let problems = run(&options).unwrap();
         assert!(problems.is_empty(), "{problems:#?}\nrun `make docs`");
     }
