@@ -36,7 +36,7 @@ func.func @signed(%x: index, %y: index) -> index {
 func.func @loop(%n: index) -> index {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  // ERR-C: errors.mlir:[[@LINE+2]]:8: error: 'scf.for' op cannot be translated: lego-translate prints arith integer ops, arith.select, scf.if and affine.(de)linearize_index on 'index' values (translating to C)
+  // ERR-C: errors.mlir:[[@LINE+2]]:8: error: 'scf.for' op cannot be translated: lego-translate prints arith integer ops, arith.select, scf.if, math.ctlz/cttz/ctpop and affine.(de)linearize_index on 'index' values (translating to C)
   // expected-error @+1 {{'scf.for' op cannot be translated}}
   %s = scf.for %i = %c0 to %n step %c1 iter_args(%a = %c0) -> (index) {
     %b = arith.addi %a, %i : index

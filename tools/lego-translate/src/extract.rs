@@ -2,7 +2,7 @@
 //! `scf.if`, `arith.select`, `affine.delinearize_index`/`linearize_index`) and rejects anything else with a
 //! located error naming the op. Works on raw C API handles: the module outlives every handle used here.
 
-use crate::program::{BinOp, Expr, Function, LogicOp, Origin, Pred, Stmt, Ty};
+use crate::program::{BinOp, Expr, Function, LogicOp, Origin, Pred, Stmt, Ty, UnOp};
 use mlir_sys::*;
 use std::collections::HashMap;
 
@@ -210,6 +210,20 @@ impl Extractor<'_> {
                 _ => (binary, b),
             };
             return Ok(Expr::Bin(binary, Box::new(a), Box::new(b), origin));
+        }
+        let unary = match name {
+            "math.ctlz" => Some(UnOp::Ctlz),
+            "math.cttz" => Some(UnOp::Cttz),
+            "math.ctpop" => Some(UnOp::Ctpop),
+            _ => None,
+        };
+        if let Some(unary) = unary {
+            if !unsafe { mlirTypeIsAIndex(result_type) } {
+                return Err(fail(wrong_type(name, result_type)));
+            }
+            let a = self.operand(state, values[0], op)?;
+            let origin = self.origin(op);
+            return Ok(Expr::Unary(unary, Box::new(a), origin));
         }
         match name {
             "arith.cmpi" => {
@@ -435,14 +449,15 @@ fn size(expr: &Expr) -> usize {
     match expr {
         Expr::Param(_) | Expr::Var(_) | Expr::Const(..) | Expr::Bool(_) => 0,
         Expr::Bin(_, a, b, _) | Expr::Cmp(_, a, b, _) | Expr::Logic(_, a, b) => 1 + size(a) + size(b),
+        Expr::Unary(_, a, _) => 1 + size(a),
         Expr::Select(c, a, b) => 1 + size(c) + size(a) + size(b),
     }
 }
 
 fn unsupported(name: &str) -> String {
     format!(
-        "'{name}' op cannot be translated: lego-translate prints arith integer ops, arith.select, scf.if and \
-         affine.(de)linearize_index on 'index' values"
+        "'{name}' op cannot be translated: lego-translate prints arith integer ops, arith.select, scf.if, \
+         math.ctlz/cttz/ctpop and affine.(de)linearize_index on 'index' values"
     )
 }
 

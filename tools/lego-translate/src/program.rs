@@ -55,6 +55,24 @@ impl BinOp {
     }
 }
 
+/// `math` bit counts on `index` (64 bits; each gives 64 on zero, as MLIR's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum UnOp {
+    Ctlz,
+    Cttz,
+    Ctpop,
+}
+
+impl UnOp {
+    pub fn mlir_name(self) -> &'static str {
+        match self {
+            UnOp::Ctlz => "math.ctlz",
+            UnOp::Cttz => "math.cttz",
+            UnOp::Ctpop => "math.ctpop",
+        }
+    }
+}
+
 /// `arith.cmpi` predicates (MLIR's numbering: eq, ne, slt, sle, sgt, sge, ult, ule, ugt, uge).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pred {
@@ -129,6 +147,7 @@ pub enum Expr {
     Const(u64, Origin),
     Bool(bool),
     Bin(BinOp, Box<Expr>, Box<Expr>, Origin),
+    Unary(UnOp, Box<Expr>, Origin),
     Cmp(Pred, Box<Expr>, Box<Expr>, Origin),
     Logic(LogicOp, Box<Expr>, Box<Expr>),
     Select(Box<Expr>, Box<Expr>, Box<Expr>),
@@ -152,6 +171,42 @@ pub struct Function {
     pub params: Vec<String>,
     pub results: usize,
     pub body: Vec<Stmt>,
+}
+
+/// The bit-count ops `expr` uses (some languages print helper functions for them).
+pub fn unary_ops(expr: &Expr, out: &mut std::collections::BTreeSet<UnOp>) {
+    match expr {
+        Expr::Param(_) | Expr::Var(_) | Expr::Const(..) | Expr::Bool(_) => {}
+        Expr::Unary(op, a, _) => {
+            out.insert(*op);
+            unary_ops(a, out);
+        }
+        Expr::Bin(_, a, b, _) | Expr::Cmp(_, a, b, _) | Expr::Logic(_, a, b) => {
+            unary_ops(a, out);
+            unary_ops(b, out);
+        }
+        Expr::Select(c, a, b) => {
+            unary_ops(c, out);
+            unary_ops(a, out);
+            unary_ops(b, out);
+        }
+    }
+}
+
+/// [`unary_ops`] of every expression of `body`.
+pub fn body_unary_ops(body: &[Stmt], out: &mut std::collections::BTreeSet<UnOp>) {
+    for stmt in body {
+        match stmt {
+            Stmt::Let { value, .. } => unary_ops(value, out),
+            Stmt::If { cond, then_body, then_values, else_body, else_values, .. } => {
+                unary_ops(cond, out);
+                body_unary_ops(then_body, out);
+                body_unary_ops(else_body, out);
+                then_values.iter().chain(else_values).for_each(|value| unary_ops(value, out));
+            }
+            Stmt::Return(values) => values.iter().for_each(|value| unary_ops(value, out)),
+        }
+    }
 }
 
 /// Every local variable of `body` (including nested `if`s), in order of appearance.

@@ -3,7 +3,7 @@
 //!
 //! Corpus: semantics.md's worked examples (row, col, Fig. 2, Fig. 6 and its parts, the tiled 8×12, partial
 //! tiles), paper Fig. 1's tiled matmul, a row with symbolic sizes, a Morton-order gen_p (lowered to the bit
-//! spread by strength reduction), and seeded random layouts. Each layout gives `apply_NAME(indices…, sizes…)`
+//! spread by strength reduction), seeded random layouts, and the `math` bit counts (checked against Rust's). Each layout gives `apply_NAME(indices…, sizes…)`
 //! and, when invertible, `apply_inverse_NAME(flat, sizes…)`, translated by the `lego-translate` binary
 //! (lego-lower included).
 //!
@@ -192,6 +192,17 @@ fn corpus() -> Corpus {
     corpus.functions.push(Function { name: "apply_morton".into(), params: 2, results: 1, queries });
     let queries = inverse_queries(&morton, &mut rng).into_iter().map(|x| (vec![x], morton.apply_inverse(x).unwrap())).collect();
     corpus.functions.push(Function { name: "apply_inverse_morton".into(), params: 1, results: 2, queries });
+    // math bit counts (allowed in gen_p bodies); the reference is Rust's own count of the 64-bit value.
+    corpus.mlir.push_str(
+        "  func.func @bit_counts(%x: index) -> (index, index, index) {\n    %a = math.ctlz %x : index\n    %b = math.cttz %x : index\n    %c = math.ctpop %x : index\n    return %a, %b, %c : index, index, index\n  }\n",
+    );
+    let mut values = vec![0u64, 1, 2, 3, 255, 256, 1 << 31, (1 << 32) - 1];
+    values.extend((0..40).map(|_| rng.below(1 << 32) >> rng.below(32)));
+    let queries = values
+        .into_iter()
+        .map(|x| (vec![x], vec![u64::from(x.leading_zeros()), u64::from(x.trailing_zeros()), u64::from(x.count_ones())]))
+        .collect();
+    corpus.functions.push(Function { name: "bit_counts".into(), params: 1, results: 3, queries });
     corpus.mlir.push_str("}\n");
     corpus
 }
@@ -381,8 +392,10 @@ fn cuda_output_runs_on_the_host_and_compiles_for_the_device() {
     run_tool(Command::new("c++").args(["-std=c++17", "-O1", "-Wall", "-Werror"]).arg(&main).arg("-o").arg(&binary), "c++ (CUDA C as host code)");
     check_program("CUDA C (host)", &corpus, &mut Command::new(&binary));
 
-    // Device compile: one kernel calling every function.
-    let mut kernel = format!("#include \"{}\"\n__global__ void every_function(unsigned long long *d) {{\n  unsigned long long r[32];\n", generated.display());
+    // Device compile: one kernel calling every function. Without CUDA's headers (-nocudainc) the device
+    // intrinsics the bit-count helpers call are declared here, with CUDA's signatures.
+    let intrinsics = "__device__ int __clzll(long long);\n__device__ int __ffsll(long long);\n__device__ int __popcll(unsigned long long);\n";
+    let mut kernel = format!("{intrinsics}#include \"{}\"\n__global__ void every_function(unsigned long long *d) {{\n  unsigned long long r[32];\n", generated.display());
     for function in &corpus.functions {
         let arguments: Vec<String> = (0..function.params).map(|k| format!("d[{k}]")).collect();
         let _ = writeln!(kernel, "  {} d[31] += r[0];", call(function, &arguments));

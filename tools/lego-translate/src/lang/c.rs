@@ -2,7 +2,7 @@
 //! 64-bit two's complement; signed ops go through the signed type of the same width).
 
 use super::{banner, no_equivalent, ConstantUse, Language, Operand, Rendered, Signature, Target};
-use crate::program::{BinOp, LogicOp, Pred, Ty};
+use crate::program::{BinOp, LogicOp, Pred, Ty, UnOp};
 
 #[derive(Debug, Clone, Copy)]
 pub enum CFamily {
@@ -18,7 +18,7 @@ const C_KEYWORDS: &[&str] = &[
     "true", "false", "main", "uint64_t", "int64_t", "asm", "catch", "class", "constexpr", "delete", "explicit",
     "friend", "mutable", "namespace", "new", "operator", "private", "protected", "public", "template", "this",
     "throw", "try", "typename", "using", "virtual", "nullptr", "decltype", "noexcept", "static_assert", "and", "or",
-    "not", "xor", "std", "min", "max",
+    "not", "xor", "std", "min", "max", "lego_ctlz", "lego_cttz", "lego_ctpop",
 ];
 
 impl CFamily {
@@ -146,6 +146,38 @@ impl Target for CFamily {
         Rendered::compound(format!("{} {symbol} {}", a.text(), b.text()))
     }
 
+    fn unary(&self, op: UnOp, a: &Operand) -> Result<Rendered, String> {
+        let x = &a.rendered.text;
+        Ok(match self {
+            // CUDA's device intrinsics differ from the host builtins: small helpers (prelude) pick per side.
+            CFamily::Cuda => Rendered::atom(format!("lego_{}({x})", cuda_helper(op))),
+            _ => Rendered::compound(match op {
+                UnOp::Ctlz => format!("{} == 0 ? 64 : __builtin_clzll({x})", a.text()),
+                UnOp::Cttz => format!("{} == 0 ? 64 : __builtin_ctzll({x})", a.text()),
+                UnOp::Ctpop => return Ok(Rendered::atom(format!("__builtin_popcountll({x})"))),
+            }),
+        })
+    }
+
+    fn prelude(&self, used: &std::collections::BTreeSet<UnOp>) -> String {
+        if !matches!(self, CFamily::Cuda) {
+            return String::new();
+        }
+        let mut text = String::new();
+        for op in used {
+            let (device, host) = match op {
+                UnOp::Ctlz => ("__clzll((long long)x)", "x == 0 ? 64 : __builtin_clzll(x)"),
+                UnOp::Cttz => ("x == 0 ? 64 : __ffsll((long long)x) - 1", "x == 0 ? 64 : __builtin_ctzll(x)"),
+                UnOp::Ctpop => ("__popcll(x)", "__builtin_popcountll(x)"),
+            };
+            text.push_str(&format!(
+                "__host__ __device__ inline unsigned long long lego_{}(unsigned long long x) {{\n#ifdef __CUDA_ARCH__\n  return {device};\n#else\n  return {host};\n#endif\n}}\n\n",
+                cuda_helper(*op)
+            ));
+        }
+        text
+    }
+
     fn select(&self, cond: &Operand, a: &Operand, b: &Operand) -> Rendered {
         Rendered::compound(format!("{} ? {} : {}", cond.text(), a.text(), b.text()))
     }
@@ -217,5 +249,13 @@ impl Target for CFamily {
             (CFamily::C, values) => signature.results.iter().zip(values).map(|(r, v)| format!("*{r} = {v};")).collect(),
             (CFamily::Cuda, values) => signature.results.iter().zip(values).map(|(r, v)| format!("{r} = {v};")).collect(),
         }
+    }
+}
+
+fn cuda_helper(op: UnOp) -> &'static str {
+    match op {
+        UnOp::Ctlz => "ctlz",
+        UnOp::Cttz => "cttz",
+        UnOp::Ctpop => "ctpop",
     }
 }

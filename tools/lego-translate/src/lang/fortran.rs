@@ -3,7 +3,7 @@
 //! results make a `pure subroutine` with `intent(out)` arguments. Free form, lines continued with `&`.
 
 use super::{banner, no_equivalent, ConstantUse, Language, Operand, Rendered, Signature, Target};
-use crate::program::{BinOp, LogicOp, Pred, Ty};
+use crate::program::{BinOp, LogicOp, Pred, Ty, UnOp};
 
 #[derive(Default)]
 pub struct Fortran;
@@ -13,7 +13,7 @@ const KEYWORDS: &[&str] = &[
     "mod", "modulo", "merge", "shiftl", "shiftr", "shifta", "iand", "ior", "ieor", "min", "max", "int", "int64",
     "iso_fortran_env", "function", "subroutine", "module", "end", "if", "then", "else", "result", "pure", "contains",
     "implicit", "none", "use", "intrinsic", "only", "private", "public", "integer", "logical", "intent", "in", "out",
-    "program", "call", "do", "return",
+    "program", "call", "do", "return", "leadz", "trailz", "popcnt",
 ];
 
 /// Continuation beyond this many characters (free form allows 132).
@@ -127,6 +127,15 @@ impl Target for Fortran {
             LogicOp::Xor => ".neqv.",
         };
         Rendered::compound(format!("{} {symbol} {}", a.text(), b.text()))
+    }
+
+    fn unary(&self, op: UnOp, a: &Operand) -> Result<Rendered, String> {
+        let function = match op {
+            UnOp::Ctlz => "leadz",
+            UnOp::Cttz => "trailz",
+            UnOp::Ctpop => "popcnt",
+        };
+        Ok(Rendered::atom(format!("int({function}({}), int64)", a.rendered.text)))
     }
 
     fn select(&self, cond: &Operand, a: &Operand, b: &Operand) -> Rendered {

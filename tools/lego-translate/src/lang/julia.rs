@@ -3,7 +3,7 @@
 //! Several results are a tuple. (No Debian 12 package: the output is golden-tested, not run.)
 
 use super::{banner, ConstantUse, Language, Operand, Rendered, Signature, Target};
-use crate::program::{BinOp, LogicOp, Pred, Ty};
+use crate::program::{BinOp, LogicOp, Pred, Ty, UnOp};
 
 pub struct Julia;
 
@@ -91,6 +91,15 @@ impl Target for Julia {
             LogicOp::Xor => "!=",
         };
         Rendered::compound(format!("{} {symbol} {}", a.text(), b.text()))
+    }
+
+    fn unary(&self, op: UnOp, a: &Operand) -> Result<Rendered, String> {
+        let function = match op {
+            UnOp::Ctlz => "leading_zeros",
+            UnOp::Cttz => "trailing_zeros",
+            UnOp::Ctpop => "count_ones",
+        };
+        Ok(Rendered::compound(format!("{function}({}) % UInt64", a.rendered.text)))
     }
 
     fn select(&self, cond: &Operand, a: &Operand, b: &Operand) -> Rendered {

@@ -8,7 +8,8 @@ mod python_js;
 mod rust;
 mod shader;
 
-use crate::program::{locals, BinOp, Expr, Function, LogicOp, Origin, Pred, Stmt, Ty};
+use crate::program::{body_unary_ops, locals, BinOp, Expr, Function, LogicOp, Origin, Pred, Stmt, Ty, UnOp};
+use std::collections::BTreeSet;
 use std::collections::HashSet;
 
 /// Every output language, with its `--lego-to-…` flag.
@@ -184,6 +185,12 @@ pub trait Target {
     fn binary(&self, op: BinOp, a: &Operand, b: &Operand) -> Result<Rendered, String>;
     fn compare(&self, pred: Pred, a: &Operand, b: &Operand) -> Result<Rendered, String>;
     fn logic(&self, op: LogicOp, a: &Operand, b: &Operand) -> Rendered;
+    /// A 64-bit bit count (`math.ctlz`/`cttz`/`ctpop`; 64 for a zero operand where it counts zeros).
+    fn unary(&self, op: UnOp, a: &Operand) -> Result<Rendered, String>;
+    /// Helper definitions printed after [`Target::file_open`] for the bit counts the file uses.
+    fn prelude(&self, _used: &BTreeSet<UnOp>) -> String {
+        String::new()
+    }
     fn select(&self, cond: &Operand, a: &Operand, b: &Operand) -> Rendered;
 
     /// The text before the first function (comment, includes, module header).
@@ -248,6 +255,11 @@ pub fn print(language: Language, source: &str, functions: &[Function]) -> Result
         signatures.push(signature(target, function, &function_names));
     }
     let mut out = target.file_open(source, &signatures);
+    let mut used = BTreeSet::new();
+    for function in functions {
+        body_unary_ops(&function.body, &mut used);
+    }
+    out.push_str(&target.prelude(&used));
     for (function, signature) in functions.iter().zip(&signatures) {
         let mut printer = Printer { target, signature, lines: Vec::new(), depth: 1 };
         let mut vars = Vec::new();
@@ -410,6 +422,10 @@ impl Printer<'_> {
                 let a = self.operand(a, left_context)?;
                 let b = self.operand(b, right_context)?;
                 target.binary(*op, &a, &b).map_err(|message| at(*origin)(format!("'{}' {message}", op.mlir_name())))
+            }
+            Expr::Unary(op, a, origin) => {
+                let a = self.operand(a, ConstantUse::Typed)?;
+                target.unary(*op, &a).map_err(|message| at(*origin)(format!("'{}' {message}", op.mlir_name())))
             }
             Expr::Cmp(pred, a, b, origin) => {
                 let both_constant = matches!(**a, Expr::Const(..)) && matches!(**b, Expr::Const(..));

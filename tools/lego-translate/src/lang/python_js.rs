@@ -3,7 +3,7 @@
 //! negative constant (`addi x, -1`) stays negative.
 
 use super::{banner, low_mask, no_equivalent, ConstantUse, Language, Operand, Rendered, Signature, Target};
-use crate::program::{BinOp, LogicOp, Pred, Ty};
+use crate::program::{BinOp, LogicOp, Pred, Ty, UnOp};
 
 pub struct Python;
 pub struct JavaScript;
@@ -78,6 +78,16 @@ impl Target for Python {
             LogicOp::Xor => "!=",
         };
         Rendered::compound(format!("{} {symbol} {}", a.text(), b.text()))
+    }
+
+    fn unary(&self, op: UnOp, a: &Operand) -> Result<Rendered, String> {
+        // `5.bit_length()` does not parse: a literal receiver gets parentheses.
+        let x = if a.constant().is_some() { format!("({})", a.rendered.text) } else { a.text() };
+        Ok(match op {
+            UnOp::Ctlz => Rendered::sum(format!("64 - {x}.bit_length()")),
+            UnOp::Cttz => Rendered::compound(format!("(({x} & -{x}).bit_length() - 1) if {x} else 64")),
+            UnOp::Ctpop => Rendered::atom(format!("bin({x}).count(\"1\")")),
+        })
     }
 
     fn select(&self, cond: &Operand, a: &Operand, b: &Operand) -> Rendered {
@@ -210,6 +220,16 @@ impl Target for JavaScript {
             LogicOp::Xor => "!==",
         };
         Rendered::compound(format!("{} {symbol} {}", a.text(), b.text()))
+    }
+
+    fn unary(&self, op: UnOp, a: &Operand) -> Result<Rendered, String> {
+        // Exact for the integers a Number holds exactly: the binary digits, counted.
+        let x = if a.constant().is_some() { format!("({})", a.rendered.text) } else { a.text() };
+        Ok(match op {
+            UnOp::Ctlz => Rendered::compound(format!("{x} === 0 ? 64 : 64 - {x}.toString(2).length")),
+            UnOp::Cttz => Rendered::compound(format!("{x} === 0 ? 64 : {x}.toString(2).length - 1 - {x}.toString(2).lastIndexOf(\"1\")")),
+            UnOp::Ctpop => Rendered::sum(format!("{x}.toString(2).split(\"1\").length - 1")),
+        })
     }
 
     fn select(&self, cond: &Operand, a: &Operand, b: &Operand) -> Rendered {

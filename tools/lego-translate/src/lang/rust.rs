@@ -2,7 +2,7 @@
 //! builds where MLIR wraps), so every op is exact. Several results are a tuple.
 
 use super::{banner, no_equivalent, ConstantUse, Language, Operand, Rendered, Signature, Target};
-use crate::program::{BinOp, LogicOp, Pred, Ty};
+use crate::program::{BinOp, LogicOp, Pred, Ty, UnOp};
 
 pub struct Rust;
 
@@ -96,6 +96,19 @@ impl Target for Rust {
             LogicOp::Xor => "!=",
         };
         Rendered::compound(format!("{} {symbol} {}", a.text(), b.text()))
+    }
+
+    fn unary(&self, op: UnOp, a: &Operand) -> Result<Rendered, String> {
+        let method = match op {
+            UnOp::Ctlz => "leading_zeros",
+            UnOp::Cttz => "trailing_zeros",
+            UnOp::Ctpop => "count_ones",
+        };
+        let receiver = match a.constant() {
+            Some(value) => format!("{value}u64"),
+            None => a.text(),
+        };
+        Ok(Rendered::compound(format!("{receiver}.{method}() as u64")))
     }
 
     fn select(&self, cond: &Operand, a: &Operand, b: &Operand) -> Rendered {

@@ -4,7 +4,7 @@
 //! (`addi x, -1`) becomes 2^32 + c, exact for `+ - *`.
 
 use super::{banner, no_equivalent, ConstantUse, Language, Operand, Rendered, Signature, Target};
-use crate::program::{BinOp, LogicOp, Pred, Ty};
+use crate::program::{BinOp, LogicOp, Pred, Ty, UnOp};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Shader {
@@ -145,6 +145,19 @@ impl Target for Shader {
             (LogicOp::Xor, Shader::Wgsl) => "!=",
         };
         Rendered::compound(format!("{} {symbol} {}", a.text(), b.text()))
+    }
+
+    fn unary(&self, op: UnOp, a: &Operand) -> Result<Rendered, String> {
+        // The 64-bit count of a value below 2^32: 32 more leading zeros; 64 trailing zeros for zero.
+        let (x, raw) = (a.text(), &a.rendered.text);
+        Ok(match (self, op) {
+            (Shader::Glsl, UnOp::Ctlz) => Rendered::sum(format!("uint(31 - findMSB({raw})) + 32u")),
+            (Shader::Glsl, UnOp::Cttz) => Rendered::compound(format!("{x} == 0u ? 64u : uint(findLSB({raw}))")),
+            (Shader::Glsl, UnOp::Ctpop) => Rendered::atom(format!("uint(bitCount({raw}))")),
+            (Shader::Wgsl, UnOp::Ctlz) => Rendered::sum(format!("countLeadingZeros({raw}) + 32u")),
+            (Shader::Wgsl, UnOp::Cttz) => Rendered::atom(format!("select(countTrailingZeros({raw}), 64u, {x} == 0u)")),
+            (Shader::Wgsl, UnOp::Ctpop) => Rendered::atom(format!("countOneBits({raw})")),
+        })
     }
 
     fn select(&self, cond: &Operand, a: &Operand, b: &Operand) -> Rendered {
