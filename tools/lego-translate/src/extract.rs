@@ -22,7 +22,8 @@ pub struct Extracted {
 const INLINE_LIMIT: usize = 6;
 
 pub fn extract_module(module: MlirOperation, file_name: &str, source: &str) -> Result<Extracted, ExtractError> {
-    let mut extractor = Extractor { origins: Vec::new(), file_name, source };
+    // Indexed once: looking a line up must not rescan the file for every argument.
+    let mut extractor = Extractor { origins: Vec::new(), file_name, lines: source.lines().collect() };
     let mut functions = Vec::new();
     let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0)) };
     for op in block_ops(body) {
@@ -41,7 +42,7 @@ pub fn extract_module(module: MlirOperation, file_name: &str, source: &str) -> R
 struct Extractor<'s> {
     origins: Vec<MlirLocation>,
     file_name: &'s str,
-    source: &'s str,
+    lines: Vec<&'s str>,
 }
 
 struct FunctionState {
@@ -103,7 +104,7 @@ impl Extractor<'_> {
         if file != self.file_name {
             return None;
         }
-        let text = self.source.lines().nth(line.checked_sub(1)?)?;
+        let text = self.lines.get(line.checked_sub(1)?)?;
         let rest = text.get(column.checked_sub(1)?..)?.strip_prefix('%')?;
         let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
         (!name.is_empty() && !name.starts_with(|c: char| c.is_ascii_digit())).then_some(name)

@@ -311,10 +311,13 @@ fn signature(target: &dyn Target, function: &Function, functions: &HashSet<Strin
             lowered.strip_prefix(prefix).is_some_and(|rest| rest.is_empty() || rest.chars().all(|c| c.is_ascii_digit()))
         })
     };
-    let mut taken: HashSet<String> = functions.clone();
+    // Names of this function's parameters; function names are checked in `functions` (not copied: per function
+    // that would make the whole file quadratic).
+    let mut taken: HashSet<String> = HashSet::new();
     let mut params = Vec::with_capacity(function.params.len());
     for (index, name) in function.params.iter().enumerate() {
-        let usable = is_identifier(target, name) && !generated(name) && !taken.contains(&key(target, name));
+        let name_key = key(target, name);
+        let usable = is_identifier(target, name) && !generated(name) && !taken.contains(&name_key) && !functions.contains(&name_key);
         let name = if usable { name.clone() } else { format!("arg{index}") };
         taken.insert(key(target, &name));
         params.push(name);
