@@ -7,6 +7,8 @@
 //! and, when invertible, `apply_inverse_NAME(flat, sizes…)`, translated by the `lego-translate` binary
 //! (lego-lower included).
 //!
+//! The 64-bit languages also run a second, already-lowered corpus of signed ops over the whole 64-bit range.
+//!
 //! Run: C (cc), C++ (c++), CUDA C as host C++ (c++; and clang-22's CUDA device-only compile), Rust (rustc),
 //! Fortran (gfortran), JavaScript (node), Python (python3). Validated only, no GPU here: GLSL
 //! (glslangValidator), WGSL (naga). Julia has no Debian 12 package: test/translate/julia-golden.test checks its
@@ -35,6 +37,8 @@ struct Function {
 struct Corpus {
     mlir: String,
     functions: Vec<Function>,
+    /// Already plain arith: translated with `--no-lower` as it is.
+    prelowered: bool,
 }
 
 /// The Morton (Z-order) map of an n×n array, n = 2^bits: bit k of i goes to bit 2k+1, bit k of j to bit 2k.
@@ -166,7 +170,7 @@ fn add_layout(corpus: &mut Corpus, name: &str, layout: &Layout, rng: &mut SplitM
 
 fn corpus() -> Corpus {
     let mut rng = SplitMix64::new(0x7a4e_5a7e);
-    let mut corpus = Corpus { mlir: String::from("module {\n"), functions: Vec::new() };
+    let mut corpus = Corpus { mlir: String::from("module {\n"), functions: Vec::new(), prelowered: false };
     for (name, layout) in examples::all() {
         add_layout(&mut corpus, name, &layout, &mut rng);
     }
@@ -207,6 +211,35 @@ fn corpus() -> Corpus {
     corpus
 }
 
+/// Signed and remaining unsigned ops on the whole 64-bit range (negative values as two's complement), for the
+/// languages whose index type is 64 bits wide (C, C++, CUDA C, Rust); the reference is Rust's i64/u64.
+fn signed_corpus() -> Corpus {
+    let mlir = "module {\n  func.func @signed_ops(%a: index, %b: index) -> (index, index, index, index, index, index, index) {\n    %c3 = arith.constant 3 : index\n    %q = arith.divsi %a, %b : index\n    %r = arith.remsi %a, %b : index\n    %s = arith.shrsi %a, %c3 : index\n    %mn = arith.minsi %a, %b : index\n    %mx = arith.maxsi %a, %b : index\n    %lt = arith.cmpi sge, %a, %b : index\n    %sel = arith.select %lt, %a, %b : index\n    %cd = arith.ceildivui %a, %b : index\n    return %q, %r, %s, %mn, %mx, %sel, %cd : index, index, index, index, index, index, index\n  }\n}\n";
+    let mut rng = SplitMix64::new(0x5197_ed00);
+    let mut values: Vec<u64> = vec![1, 2, 3, 7, 100, u64::MAX, u64::MAX - 6, 1 << 63 | 5, i64::MAX as u64, (-100i64) as u64];
+    values.extend((0..30).map(|_| rng.next_u64() >> rng.below(64)));
+    let mut queries = Vec::new();
+    for &a in &values {
+        for &b in &values {
+            let (x, y) = (a as i64, b as i64);
+            if y == 0 || (x == i64::MIN && y == -1) {
+                continue;
+            }
+            let expected = vec![
+                (x / y) as u64,
+                (x % y) as u64,
+                (x >> 3) as u64,
+                x.min(y) as u64,
+                x.max(y) as u64,
+                if x >= y { a } else { b },
+                a.div_ceil(b),
+            ];
+            queries.push((vec![a, b], expected));
+        }
+    }
+    Corpus { mlir: mlir.to_string(), functions: vec![Function { name: "signed_ops".into(), params: 2, results: 7, queries }], prelowered: true }
+}
+
 fn work_dir(language: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("lego-translate").join(language);
     let _ = std::fs::remove_dir_all(&dir);
@@ -237,7 +270,14 @@ fn lowered_corpus(corpus: &Corpus) -> &'static Path {
 
 /// Runs lego-translate on the lowered corpus; returns the generated source.
 fn translate(dir: &Path, corpus: &Corpus, flag: &str, extension: &str) -> PathBuf {
-    let input = lowered_corpus(corpus);
+    let written;
+    let input = if corpus.prelowered {
+        written = dir.join("input.mlir");
+        std::fs::write(&written, &corpus.mlir).expect("write the input");
+        written.as_path()
+    } else {
+        lowered_corpus(corpus)
+    };
     let output = dir.join(format!("generated.{extension}"));
     let status = Command::new(env!("CARGO_BIN_EXE_lego-translate"))
         .arg(format!("--{flag}"))
@@ -324,8 +364,12 @@ fn c_like_harness(corpus: &Corpus, int: &str, call: impl Fn(&Function, &[String]
 
 #[test]
 fn c_output_runs_and_agrees_with_the_algebra() {
-    let corpus = corpus();
-    let dir = work_dir("c");
+    run_c(&corpus(), &work_dir("c"));
+    run_c(&signed_corpus(), &work_dir("c-signed"));
+}
+
+fn run_c(corpus: &Corpus, dir: &Path) {
+    let (corpus, dir) = (corpus, dir.to_path_buf());
     let generated = translate(&dir, &corpus, "lego-to-c", "h");
     let harness = c_like_harness(&corpus, "unsigned long long", |function, arguments| {
         let mut arguments = arguments.to_vec();
@@ -350,8 +394,12 @@ fn c_output_runs_and_agrees_with_the_algebra() {
 
 #[test]
 fn cpp_output_runs_and_agrees_with_the_algebra() {
-    let corpus = corpus();
-    let dir = work_dir("cpp");
+    run_cpp(&corpus(), &work_dir("cpp"));
+    run_cpp(&signed_corpus(), &work_dir("cpp-signed"));
+}
+
+fn run_cpp(corpus: &Corpus, dir: &Path) {
+    let (corpus, dir) = (corpus, dir.to_path_buf());
     let generated = translate(&dir, &corpus, "lego-to-cpp", "hpp");
     let harness = c_like_harness(&corpus, "unsigned long long", |function, arguments| {
         if function.results == 1 {
@@ -373,8 +421,12 @@ fn cpp_output_runs_and_agrees_with_the_algebra() {
 /// device by clang-22's CUDA mode into PTX.
 #[test]
 fn cuda_output_runs_on_the_host_and_compiles_for_the_device() {
-    let corpus = corpus();
-    let dir = work_dir("cuda");
+    run_cuda(&corpus(), &work_dir("cuda"));
+    run_cuda(&signed_corpus(), &work_dir("cuda-signed"));
+}
+
+fn run_cuda(corpus: &Corpus, dir: &Path) {
+    let (corpus, dir) = (corpus, dir.to_path_buf());
     let generated = translate(&dir, &corpus, "lego-to-cuda", "cuh");
     let call = |function: &Function, arguments: &[String]| {
         let mut arguments = arguments.to_vec();
@@ -420,8 +472,12 @@ fn cuda_output_runs_on_the_host_and_compiles_for_the_device() {
 
 #[test]
 fn rust_output_runs_and_agrees_with_the_algebra() {
-    let corpus = corpus();
-    let dir = work_dir("rust");
+    run_rust(&corpus(), &work_dir("rust"));
+    run_rust(&signed_corpus(), &work_dir("rust-signed"));
+}
+
+fn run_rust(corpus: &Corpus, dir: &Path) {
+    let (corpus, dir) = (corpus, dir.to_path_buf());
     let generated = translate(&dir, &corpus, "lego-to-rust", "rs");
     let mut main = format!(
         "#![deny(warnings)]\ninclude!({:?});\nuse std::io::BufRead;\nfn main() {{\n  for line in std::io::stdin().lock().lines() {{\n    let line = line.unwrap();\n    let w: Vec<u64> = line.split_whitespace().map(|x| x.parse().unwrap()).collect();\n    let r: Vec<u64> = match w[0] {{\n",
