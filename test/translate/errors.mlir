@@ -63,5 +63,15 @@ func.func @shift(%x: index) -> index {
   return %y : index
 }
 
-// ERR-GLSL-COUNT-6: error:
+// -----
+
+// A non-index result.
+func.func @flag(%x: index, %y: index) -> i1 {
+  %p = arith.cmpi ult, %x, %y : index
+  // ERR-C: errors.mlir:[[@LINE+2]]:3: error: function @flag: result #0 has type 'i1'; only 'index' arguments and results can be translated (translating to C)
+  // expected-error @+1 {{function @flag: result #0 has type 'i1'; only 'index' arguments and results can be translated (translating to GLSL)}}
+  return %p : i1
+}
+
+// ERR-GLSL-COUNT-7: error:
 // The valid chunks are still translated with --split-input-file (none here).

@@ -119,7 +119,20 @@ impl Extractor<'_> {
             let location = unsafe { mlirOperationGetLocation(op) };
             let fail = |message: String| ExtractError { location, message };
             match name.as_str() {
-                "func.return" | "scf.yield" => {
+                "func.return" => {
+                    for (index, value) in operands(op).into_iter().enumerate() {
+                        let r#type = unsafe { mlirValueGetType(value) };
+                        if !unsafe { mlirTypeIsAIndex(r#type) } {
+                            return Err(fail(format!(
+                                "function @{function}: result #{index} has type '{}'; only 'index' arguments and results can be translated",
+                                type_text(r#type)
+                            )));
+                        }
+                    }
+                    let values = operands(op).into_iter().map(|v| self.operand(state, v, op)).collect::<Result<Vec<_>, _>>()?;
+                    return Ok((body, Some(values)));
+                }
+                "scf.yield" => {
                     let values = operands(op).into_iter().map(|v| self.operand(state, v, op)).collect::<Result<Vec<_>, _>>()?;
                     return Ok((body, Some(values)));
                 }
@@ -332,6 +345,12 @@ impl Extractor<'_> {
     /// The basis of an affine index op: static entries as constants, dynamic ones from the trailing operands.
     fn basis(&mut self, state: &mut FunctionState, op: MlirOperation, dynamic: &[MlirValue]) -> Result<Vec<Expr>, ExtractError> {
         let attribute = unsafe { mlirOperationGetAttributeByName(op, string_ref("static_basis")) };
+        if attribute.ptr.is_null() || !unsafe { mlirAttributeIsADenseI64Array(attribute) } {
+            return Err(ExtractError {
+                location: unsafe { mlirOperationGetLocation(op) },
+                message: format!("'{}' without a static_basis cannot be translated", op_name(op)),
+            });
+        }
         let count = unsafe { mlirDenseArrayGetNumElements(attribute) } as usize;
         let mut dynamic = dynamic.iter();
         let mut basis = Vec::with_capacity(count);
