@@ -74,4 +74,3 @@ func.func @flag(%x: index, %y: index) -> i1 {
 }
 
 // ERR-GLSL-COUNT-7: error:
-// The valid chunks are still translated with --split-input-file (none here).
