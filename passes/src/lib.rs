@@ -18,7 +18,9 @@ pub mod to_arith;
 pub mod strength_reduction;
 pub mod targets;
 pub mod verify;
-pub use verify::{bounds_checks, smt_encode, verify_bijectivity, verify_checks, verify_common};
+pub use verify::{
+    bounds_checks, smt_encode, verify_bank_conflicts, verify_bijectivity, verify_checks, verify_coalescing, verify_common,
+};
 
 pub use registry::{build_pass_manager, Entry, OptionSpec, Options, PassInfo, Registry, RegistryError};
 
@@ -33,7 +35,6 @@ pub fn register_upstream_passes() {
 pub fn all_passes() -> Vec<PassInfo> {
     let mut passes = Vec::new();
     passes.extend(pipelines::lowering_passes());
-    passes.extend(pipelines::planned_passes());
     passes.extend(pipelines::verification_passes());
     passes.extend(pipelines::arithmetic_passes());
     passes.extend(pipelines::pipelines());

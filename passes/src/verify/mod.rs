@@ -2,6 +2,8 @@
 
 pub mod bounds_checks;
 pub mod smt_encode;
+pub mod verify_bank_conflicts;
 pub mod verify_bijectivity;
 pub mod verify_checks;
+pub mod verify_coalescing;
 pub mod verify_common;

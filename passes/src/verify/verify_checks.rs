@@ -8,22 +8,31 @@
 //! (`lego.assume`, `lego.assume_bounds`, loop bounds) and is *uniform across a warp*: all lanes see the same
 //! value. The thread id is the only per-lane value.
 //!
-//! - `coalescing`: for a warp of `W = warp_size` lanes (threads `wW … wW+W-1`): lane `l+1` accesses the
-//!   element right after lane `l`'s (`addr(t+1) = addr(t) + 1` whenever `t` and `t+1` are in the same warp
-//!   and both satisfy the facts), and the first lane's element is a multiple of `W`. So the warp accesses one
-//!   contiguous run of `W × element_size` bytes, aligned to its size, in lane order.
-//! - `bank_conflict_free`: shared memory has `num_banks` banks of 4-byte words (word `w` is in bank
-//!   `w mod num_banks`); an access to element `a` touches the words `⌊a·e/4⌋ … ⌊(a·e + e − 1)/4⌋`
-//!   (`e = element_size`). A warp's request is served in phases of `max(1, 4·num_banks / e)` consecutive
-//!   lanes (one phase when `e ≤ 4`). Conflict-free: no two lanes of the same phase touch *different* words
-//!   in the same bank (the same word is a broadcast, not a conflict).
+//! Two models (option `model`):
+//!
+//! - `published` (default, the published pass's): a warp is `W = warp_size` consecutive threads starting at
+//!   any thread `base ≥ 0`. `coalescing`: `addr(t+1) − addr(t) = 1` for consecutive threads of a warp, i.e.
+//!   for every `t` (with `W ≥ 2`). `bank_conflict_free`: `bank(t) = ⌊addr(t)·E / 4⌋ mod B` (`E =
+//!   element_size`, `B = num_banks`); a conflict is two threads of one warp (`0 < t' − t < W`) with the same
+//!   bank and different addresses.
+//! - `strict` (ours): warps are aligned (threads `wW … wW+W-1`). `coalescing`: consecutive lanes access
+//!   consecutive elements *and* the warp's first element is a multiple of `W`, so the warp reads one aligned
+//!   run of `W × E` bytes. `bank_conflict_free`: banks of 4-byte words (word `w` in bank `w mod B`); an access
+//!   touches the words `⌊a·E/4⌋ … ⌊(a·E + E − 1)/4⌋`; a request is served in phases of `max(1, 4·B / E)`
+//!   lanes (one phase when `E ≤ 4`); conflict-free: no two lanes of a phase touch different words in one bank.
+//!
+//! A refutation is a warning with the published sentence (`fail-on-violation=true`: an error, and the pass
+//! fails); an undecided check is the published `... check returned unknown` warning; our counterexample or
+//! reason follows on the next line. The legacy passes `lego-verify-coalescing` / `lego-verify-bank-conflicts`
+//! run the same checks on every `lego.apply` (see [`check_applies`]).
 
 use crate::{
     diagnostics,
     external::{LegoPass, PassFailure, PassId},
     registry::{Options, RegistryError},
     smt_encode::{argument_with_attribute, enclosing_function, int_width, EncodeError, Encoder},
-    verify_common::{self, describe_unknown, show, warn_encode_error, with_clause, VerifyOptions},
+    registry::OptionSpec,
+    verify_common::{self, describe_unknown, show, warn_encode_error_as, with_clause, VerifyOptions},
 };
 use lego_dialect::ops::{walk_ops, OpKind};
 use lego_smt::{prove, Outcome, Query, Term, Violation};
@@ -40,23 +49,102 @@ use std::time::Instant;
 
 static ID: PassId = PassId::new();
 
+/// The published refutation sentences and undecided warnings.
+pub const NOT_COALESCED: &str = "Layout may produce non-coalesced memory accesses (unit stride not guaranteed)";
+pub const BANK_CONFLICTS: &str = "Layout may cause shared memory bank conflicts";
+pub const COALESCING_UNKNOWN: &str = "Coalescing check returned unknown";
+pub const BANK_CONFLICT_UNKNOWN: &str = "Bank conflict check returned unknown";
+
+/// Options of `lego-verify`.
+pub const OPTIONS: &[OptionSpec] = &[
+    crate::verify_common::OPTIONS[0],
+    crate::verify_common::OPTIONS[1],
+    OptionSpec {
+        name: "fail-on-violation",
+        default: "false",
+        description: "report a refuted check as an error and fail the pass (default: a warning, as published)",
+    },
+    OptionSpec {
+        name: "model",
+        default: "published",
+        description: "verification model: 'published' (any warp start, unit stride; bank = addr·E/4 mod B) or 'strict' (aligned warps and runs, half-warp phases for 8/16-byte elements, every word touched)",
+    },
+];
+
+/// Which verification model (module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Model {
+    Published,
+    Strict,
+}
+
+impl Model {
+    pub fn parse(options: &Options) -> Result<Model, RegistryError> {
+        match options.string("model") {
+            "published" => Ok(Model::Published),
+            "strict" => Ok(Model::Strict),
+            other => Err(options.bad_value("model", other, "'published' or 'strict'")),
+        }
+    }
+}
+
 #[derive(Clone)]
 pub struct Verify {
     options: VerifyOptions,
+    model: Model,
+    fail_on_violation: bool,
 }
 
 pub fn create(options: &Options) -> Result<melior::pass::Pass, RegistryError> {
-    Ok(crate::external::into_mlir_pass(Verify { options: VerifyOptions::parse(options)? }, &ID))
+    let verify = Verify {
+        options: VerifyOptions::parse(options)?,
+        model: Model::parse(options)?,
+        fail_on_violation: options.bool("fail-on-violation")?,
+    };
+    Ok(crate::external::into_mlir_pass(verify, &ID))
+}
+
+/// For the legacy per-apply passes: checks `properties` for the result of every `lego.apply` under `root`
+/// in a function with exactly one `{lego.thread_id}` argument, with the published model; refutations and
+/// undecided checks are warnings on the apply. Returns nothing: these passes never fail.
+pub fn check_applies(root: OperationRef, properties: Properties, options: VerifyOptions) {
+    let verify = Verify { options, model: Model::Published, fail_on_violation: false };
+    let mut applies = Vec::new();
+    walk_ops(root, &mut |op| {
+        if OpKind::of(&op) == Some(OpKind::Apply) {
+            applies.push(op);
+        }
+    });
+    for op in applies {
+        let Some(function) = enclosing_function(op) else { continue };
+        let Some(tid_value) = thread_id(&function) else { continue };
+        let Ok(address) = op.result(0) else { continue };
+        let _ = verify.check_address(op.location(), function, tid_value, address.into(), properties);
+    }
+    lego_smt::join_background();
+}
+
+/// The `{lego.thread_id}` argument of `function`, when it has exactly one.
+fn thread_id<'c, 'a>(function: &OperationRef<'c, 'a>) -> Option<Value<'c, 'a>> {
+    match argument_with_attribute(function, "lego.thread_id").as_slice() {
+        [index] => function
+            .region(0)
+            .ok()
+            .and_then(|region| region.first_block())
+            .and_then(|block| block.argument(*index).ok())
+            .map(Into::into),
+        _ => None,
+    }
 }
 
 /// The properties a `lego.check` asks for.
 #[derive(Clone, Copy, Debug)]
-struct Properties {
-    coalescing: bool,
-    bank_conflict_free: bool,
-    warp_size: u64,
-    num_banks: u64,
-    element_size: u64,
+pub struct Properties {
+    pub coalescing: bool,
+    pub bank_conflict_free: bool,
+    pub warp_size: u64,
+    pub num_banks: u64,
+    pub element_size: u64,
 }
 
 fn properties(op: &OperationRef) -> Result<Properties, String> {
@@ -90,6 +178,8 @@ enum Verdict {
     Proved,
     Refuted,
     Unverified,
+    /// The check itself is malformed (an error whatever `fail-on-violation` says).
+    Malformed,
 }
 
 impl LegoPass for Verify {
@@ -111,7 +201,7 @@ impl LegoPass for Verify {
         let mut failed = false;
         for op in &checks {
             for verdict in self.check(*op) {
-                failed |= matches!(verdict, Verdict::Refuted);
+                failed |= matches!(verdict, Verdict::Refuted | Verdict::Malformed);
             }
         }
         let rewriter = IrRewriter::from_op(root);
@@ -121,7 +211,7 @@ impl LegoPass for Verify {
         }
         lego_smt::join_background();
         if failed {
-            Err(PassFailure("a lego.check was refuted".into()))
+            Err(PassFailure("a lego.check was refuted or is malformed".into()))
         } else {
             Ok(())
         }
@@ -142,24 +232,15 @@ impl Verify {
             Ok(properties) => properties,
             Err(why) => {
                 diagnostics::error(location, &format!("'lego.check' op {why}"));
-                return vec![Verdict::Refuted];
+                return vec![Verdict::Malformed];
             }
         };
         let Some(function) = enclosing_function(op) else {
             diagnostics::error(location, "'lego.check' op must be inside a function");
-            return vec![Verdict::Refuted];
+            return vec![Verdict::Malformed];
         };
-        let thread_args = argument_with_attribute(&function, "lego.thread_id");
-        let tid_value: Option<Value> = match thread_args.as_slice() {
-            [index] => function
-                .region(0)
-                .ok()
-                .and_then(|region| region.first_block())
-                .and_then(|block| block.argument(*index).ok())
-                .map(Into::into),
-            _ => None,
-        };
-        let Some(tid_value) = tid_value else {
+        let Some(tid_value) = thread_id(&function) else {
+            let thread_args = argument_with_attribute(&function, "lego.thread_id");
             diagnostics::error(
                 location,
                 &format!(
@@ -168,38 +249,55 @@ impl Verify {
                     thread_args.len()
                 ),
             );
-            return vec![Verdict::Refuted];
+            return vec![Verdict::Malformed];
         };
         let Ok(address) = op.operand(0) else {
             diagnostics::error(location, "'lego.check' op needs an address operand");
-            return vec![Verdict::Refuted];
+            return vec![Verdict::Malformed];
         };
+        self.check_address(location, function, tid_value, address, properties)
+    }
+
+    /// Checks `properties` of `address` (a value in `function`, whose thread id is `tid_value`) and reports
+    /// at `location`.
+    fn check_address<'c>(
+        &self,
+        location: Location<'c>,
+        function: OperationRef<'c, '_>,
+        tid_value: Value<'c, '_>,
+        address: Value<'c, '_>,
+        properties: Properties,
+    ) -> Vec<Verdict> {
         let (Some(tid_width), Some(address_width)) = (int_width(tid_value.r#type()), int_width(address.r#type())) else {
             diagnostics::error(location, "'lego.check' op: the address and the thread id must be integers or index");
-            return vec![Verdict::Refuted];
+            return vec![Verdict::Malformed];
         };
         let mut verdicts = Vec::new();
         if properties.coalescing {
             let start = Instant::now();
-            let verdict = match self.coalescing(function, tid_value, tid_width, address, address_width, properties) {
-                Ok(verdict) => verdict,
-                Err(error) => {
-                    warn_encode_error(location, "coalescing", &error);
-                    Err(Failure::Unsupported)
-                }
+            let verdict = match self.model {
+                Model::Published => self.coalescing_published(function, tid_value, tid_width, address, address_width, properties),
+                Model::Strict => self.coalescing(function, tid_value, tid_width, address, address_width, properties),
             };
-            self.report(location, "coalescing", verdict, start, properties, &mut verdicts);
+            let verdict = verdict.unwrap_or_else(|error| {
+                warn_encode_error_as(location, COALESCING_UNKNOWN, &error);
+                Err(Failure::Unsupported)
+            });
+            self.report(location, Property::Coalescing, verdict, start, properties, &mut verdicts);
         }
         if properties.bank_conflict_free {
             let start = Instant::now();
-            let verdict = match self.bank_conflicts(function, tid_value, tid_width, address, address_width, properties) {
-                Ok(verdict) => verdict,
-                Err(error) => {
-                    warn_encode_error(location, "bank_conflict_free", &error);
-                    Err(Failure::Unsupported)
+            let verdict = match self.model {
+                Model::Published => {
+                    self.bank_conflicts_published(function, tid_value, tid_width, address, address_width, properties)
                 }
+                Model::Strict => self.bank_conflicts(function, tid_value, tid_width, address, address_width, properties),
             };
-            self.report(location, "bank_conflict_free", verdict, start, properties, &mut verdicts);
+            let verdict = verdict.unwrap_or_else(|error| {
+                warn_encode_error_as(location, BANK_CONFLICT_UNKNOWN, &error);
+                Err(Failure::Unsupported)
+            });
+            self.report(location, Property::BankConflictFree, verdict, start, properties, &mut verdicts);
         }
         verdicts
     }
@@ -207,7 +305,7 @@ impl Verify {
     fn report(
         &self,
         location: Location,
-        what: &str,
+        what: Property,
         verdict: Result<(), Failure>,
         start: Instant,
         properties: Properties,
@@ -216,10 +314,21 @@ impl Verify {
         match verdict {
             Ok(()) => {
                 if self.options.verbose {
-                    let statement = if what == "coalescing" {
+                    let statement = if what == Property::Coalescing && self.model == Model::Published {
+                        format!(
+                            "coalescing proved: consecutive threads access consecutive elements (any warp of {} lanes)",
+                            properties.warp_size
+                        )
+                    } else if what == Property::Coalescing {
                         format!(
                             "coalescing proved: every warp's {} lanes access one aligned run of {} × {} bytes, in lane order",
                             properties.warp_size, properties.warp_size, properties.element_size
+                        )
+                    } else if self.model == Model::Published {
+                        format!(
+                            "bank_conflict_free proved: no two threads of a warp of {} access different elements in the \
+                             same bank ({} banks, {}-byte elements)",
+                            properties.warp_size, properties.num_banks, properties.element_size
                         )
                     } else {
                         format!(
@@ -232,12 +341,18 @@ impl Verify {
                 }
                 verdicts.push(Verdict::Proved);
             }
-            Err(Failure::Refuted(message)) => {
-                diagnostics::error(location, &message);
-                verdicts.push(Verdict::Refuted);
+            Err(Failure::Refuted(details)) => {
+                let message = format!("{}\n{details}", what.refuted());
+                if self.fail_on_violation {
+                    diagnostics::error(location, &message);
+                    verdicts.push(Verdict::Refuted);
+                } else {
+                    diagnostics::warning(location, &message);
+                    verdicts.push(Verdict::Unverified);
+                }
             }
-            Err(Failure::Unknown(message)) => {
-                diagnostics::warning(location, &format!("{what} {message}"));
+            Err(Failure::Unknown(reason)) => {
+                diagnostics::warning(location, &format!("{}\n{reason}", what.unknown()));
                 verdicts.push(Verdict::Unverified);
             }
             Err(Failure::Unsupported) => verdicts.push(Verdict::Unverified),
@@ -265,6 +380,103 @@ impl Verify {
         let (mut facts, _skipped) = encoder.assumptions(function);
         facts.extend(encoder.discovered_facts());
         Ok(Lane { tid, address, facts })
+    }
+
+    /// Published model: `addr(t+1) = addr(t) + 1` for every thread `t` whose successor is in the same warp;
+    /// warps start anywhere, so that is every `t` (nothing to check for one-lane warps).
+    #[allow(clippy::too_many_arguments)]
+    fn coalescing_published<'c>(
+        &self,
+        function: OperationRef<'c, '_>,
+        tid_value: Value<'c, '_>,
+        tid_width: u32,
+        address: Value<'c, '_>,
+        address_width: u32,
+        properties: Properties,
+    ) -> Result<Result<(), Failure>, EncodeError<'c>> {
+        if properties.warp_size < 2 {
+            return Ok(Ok(()));
+        }
+        let mut first = Encoder::new();
+        let tid_name = first.name_of(tid_value, "thread_id");
+        let t = Term::var(&tid_name, tid_width);
+        let one = Term::constant(1, tid_width);
+        let mut second = first.sibling();
+        let lane_a = self.lane(&mut first, function, tid_value, t.clone(), address)?;
+        let lane_b = self.lane(&mut second, function, tid_value, t.add(&one), address)?;
+        let mut facts: Vec<Term> = lane_a.facts.iter().chain(&lane_b.facts).cloned().collect();
+        facts.push(lane_b.tid.ugt(&lane_a.tid)); // t + 1 does not wrap
+        let goal = lane_b.address.eq(&lane_a.address.add(&Term::constant(1, address_width)));
+        let observe = [lane_a.address.clone(), lane_b.address.clone()];
+        match prove(&Query { goal: &goal, facts: &facts, observe: &observe, timeout_ms: self.options.timeout_ms }) {
+            Outcome::Proved => Ok(Ok(())),
+            Outcome::Refuted(cex) => {
+                let tid = cex.value_of(&tid_name).unwrap_or(0);
+                let with = with_clause(&cex, &[&tid_name]);
+                let message = match &cex.violation {
+                    Violation::Undefined(what) => {
+                        format!("the address of thread_id {tid} or {} hits {what}{with}", tid.wrapping_add(1))
+                    }
+                    Violation::Goal => format!(
+                        "thread_id {tid} and {} access elements {} and {}: the stride is not 1{with}",
+                        tid.wrapping_add(1),
+                        show(cex.observed.first()),
+                        show(cex.observed.get(1)),
+                    ),
+                };
+                Ok(Err(Failure::Refuted(message)))
+            }
+            Outcome::Unknown(unknown) => Ok(Err(Failure::Unknown(describe_unknown(&unknown)))),
+        }
+    }
+
+    /// Published model: two threads `t < t'` of one warp (`t' − t < W`; warps start anywhere) with
+    /// `⌊addr·E/4⌋ mod B` equal access the same element.
+    #[allow(clippy::too_many_arguments)]
+    fn bank_conflicts_published<'c>(
+        &self,
+        function: OperationRef<'c, '_>,
+        tid_value: Value<'c, '_>,
+        tid_width: u32,
+        address: Value<'c, '_>,
+        address_width: u32,
+        properties: Properties,
+    ) -> Result<Result<(), Failure>, EncodeError<'c>> {
+        let mut first = Encoder::new();
+        let name_a = first.fresh_name("thread_id");
+        let name_b = first.fresh_name("thread_id'");
+        let (t1, t2) = (Term::var(&name_a, tid_width), Term::var(&name_b, tid_width));
+        let mut second = first.sibling();
+        let lane_a = self.lane(&mut first, function, tid_value, t1.clone(), address)?;
+        let lane_b = self.lane(&mut second, function, tid_value, t2.clone(), address)?;
+        let c = |v: u64| Term::constant(v, address_width);
+        let (warp, e, banks) = (properties.warp_size, properties.element_size, properties.num_banks);
+        let mut facts: Vec<Term> = lane_a.facts.iter().chain(&lane_b.facts).cloned().collect();
+        facts.push(t1.ult(&t2));
+        facts.push(t2.sub(&t1).ult(&Term::constant(warp, tid_width)));
+        let bank = |address: &Term| address.mul(&c(e)).udiv(&c(4)).urem(&c(banks));
+        let (bank_a, bank_b) = (bank(&lane_a.address), bank(&lane_b.address));
+        let goal = bank_a.eq(&bank_b).implies(&lane_a.address.eq(&lane_b.address));
+        let observe = [lane_a.address.clone(), lane_b.address.clone(), bank_a];
+        match prove(&Query { goal: &goal, facts: &facts, observe: &observe, timeout_ms: self.options.timeout_ms }) {
+            Outcome::Proved => Ok(Ok(())),
+            Outcome::Refuted(cex) => {
+                let (ta, tb) = (cex.value_of(&name_a).unwrap_or(0), cex.value_of(&name_b).unwrap_or(0));
+                let with = with_clause(&cex, &[&name_a, &name_b]);
+                let message = match &cex.violation {
+                    Violation::Undefined(what) => format!("the address of thread_id {ta} or {tb} hits {what}{with}"),
+                    Violation::Goal => format!(
+                        "thread_id {ta} and {tb} (one warp of {warp}) access elements {} and {}, both in bank {} \
+                         ({banks} banks, {e}-byte elements){with}",
+                        show(cex.observed.first()),
+                        show(cex.observed.get(1)),
+                        show(cex.observed.get(2)),
+                    ),
+                };
+                Ok(Err(Failure::Refuted(message)))
+            }
+            Outcome::Unknown(unknown) => Ok(Err(Failure::Unknown(describe_unknown(&unknown)))),
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -302,10 +514,10 @@ impl Verify {
                 let with = with_clause(&cex, &[&tid_name]);
                 let message = match &cex.violation {
                     Violation::Undefined(what) => {
-                        format!("cannot be coalesced: the address of thread_id {tid} or {} hits {what}{with}", tid.wrapping_add(1))
+                        format!("the address of thread_id {tid} or {} hits {what}{with}", tid.wrapping_add(1))
                     }
                     Violation::Goal => format!(
-                        "not coalesced: lanes {lane} and {} of a warp (thread_id {tid} and {}) access elements {} and {}, \
+                        "lanes {lane} and {} of a warp (thread_id {tid} and {}) access elements {} and {}, \
                          not consecutive elements{with}",
                         lane + 1,
                         tid.wrapping_add(1),
@@ -329,9 +541,9 @@ impl Verify {
                 let tid = cex.value_of(&tid_name).unwrap_or(0);
                 let with = with_clause(&cex, &[&tid_name]);
                 let message = match &cex.violation {
-                    Violation::Undefined(what) => format!("cannot be coalesced: the address of thread_id {tid} hits {what}{with}"),
+                    Violation::Undefined(what) => format!("the address of thread_id {tid} hits {what}{with}"),
                     Violation::Goal => format!(
-                        "not coalesced: the warp of thread_id {tid}..{} starts at element {}, which is not a multiple of \
+                        "the warp of thread_id {tid}..{} starts at element {}, which is not a multiple of \
                          the warp size {} (its {} × {} bytes are not one aligned run){with}",
                         tid.saturating_add(properties.warp_size - 1),
                         show(cex.observed.first()),
@@ -396,10 +608,10 @@ impl Verify {
                 let with = with_clause(&cex, &[&name_a, &name_b, &word_a_name, &word_b_name]);
                 let message = match &cex.violation {
                     Violation::Undefined(what) => {
-                        format!("cannot prove bank-conflict freedom: the address of thread_id {ta} or {tb} hits {what}{with}")
+                        format!("the address of thread_id {ta} or {tb} hits {what}{with}")
                     }
                     Violation::Goal => format!(
-                        "bank conflict: lanes {} and {} (thread_id {ta} and {tb}) access elements {} and {} (4-byte words \
+                        "lanes {} and {} (thread_id {ta} and {tb}) access elements {} and {} (4-byte words \
                          {} and {}), both in bank {}{with}",
                         ta % warp,
                         tb % warp,
@@ -413,6 +625,29 @@ impl Verify {
                 Ok(Err(Failure::Refuted(message)))
             }
             Outcome::Unknown(unknown) => Ok(Err(Failure::Unknown(describe_unknown(&unknown)))),
+        }
+    }
+}
+
+/// The two properties of a `lego.check`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Property {
+    Coalescing,
+    BankConflictFree,
+}
+
+impl Property {
+    fn refuted(self) -> &'static str {
+        match self {
+            Property::Coalescing => NOT_COALESCED,
+            Property::BankConflictFree => BANK_CONFLICTS,
+        }
+    }
+
+    fn unknown(self) -> &'static str {
+        match self {
+            Property::Coalescing => COALESCING_UNKNOWN,
+            Property::BankConflictFree => BANK_CONFLICT_UNKNOWN,
         }
     }
 }
