@@ -377,6 +377,11 @@ mod morton {
         if signed_chain && !non_negative.check(source) {
             return None;
         }
+        // Bits beyond the widest integer are not bits of a spread (and would overflow the bookkeeping).
+        let width = ir::width(value)?;
+        if source_bit >= width || destination_bit >= width || width > 64 {
+            return None;
+        }
         Some(Leaf { source, source_bit, destination_bit })
     }
 
