@@ -228,3 +228,23 @@ func.func @morton_gap(%x: index) -> index {
   %c = arith.addi %b, %d4 : index
   return %c : index
 }
+
+// -----
+// Not a spread: a leaf shifted past the type's width (poison in MLIR) and a repeated bit — left alone, no crash.
+// SIGNED-LABEL: func.func @morton_out_of_width
+// SIGNED-NOT: arith.ori
+// SIGNED: return
+func.func @morton_out_of_width(%x: index) -> index {
+  %c1 = arith.constant 1 : index
+  %c200 = arith.constant 200 : index
+  %c2 = arith.constant 2 : index
+  %b0 = arith.andi %x, %c1 : index
+  %s1 = arith.shrui %x, %c1 : index
+  %b1 = arith.andi %s1, %c1 : index
+  %d1 = arith.shli %b1, %c200 : index
+  %d2 = arith.shli %b1, %c2 : index
+  %a = arith.addi %b0, %d1 : index
+  %b = arith.addi %a, %d2 : index
+  %c = arith.addi %b, %b0 : index
+  return %c : index
+}
