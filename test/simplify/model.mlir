@@ -43,6 +43,28 @@ func.func @div_of_sum_rem(%q: index, %r: index) -> index {
 
 // -----
 
+// (r + 20) div 10 → r div 10 + 2 (equal cost; the published rewrite takes the constant quotient out).
+// WRAPFREE-LABEL: func.func @div_plus_const
+// WRAPFREE-SAME: (%[[R:.*]]: index)
+// WRAPFREE-DAG: %[[C2:.*]] = arith.constant 2 : index
+// WRAPFREE-DAG: %[[C10:.*]] = arith.constant 10 : index
+// WRAPFREE: %[[D:.*]] = arith.divui %[[R]], %[[C10]] : index
+// WRAPFREE-NEXT: %[[S:.*]] = arith.addi %[[D]], %[[C2]] : index
+// WRAPFREE-NEXT: return %[[S]]
+// WRAP-LABEL: func.func @div_plus_const
+// WRAP-SAME: (%[[R:.*]]: index)
+// WRAP: %[[S:.*]] = arith.addi %[[R]], %{{.*}} : index
+// WRAP-NEXT: arith.divui %[[S]], %{{.*}} : index
+func.func @div_plus_const(%r: index) -> index {
+  %c10 = arith.constant 10 : index
+  %c20 = arith.constant 20 : index
+  %s = arith.addi %r, %c20 : index
+  %x = arith.divui %s, %c10 : index
+  return %x : index
+}
+
+// -----
+
 // (10q + r) div 10 → q + r div 10.
 // WRAPFREE-LABEL: func.func @div_of_sum
 // WRAPFREE-SAME: (%[[Q:.*]]: index, %[[R:.*]]: index)

@@ -296,7 +296,11 @@ impl Plan {
     }
 
     fn worth_it(&self) -> bool {
-        self.saving() > (0, 0) || (self.saving() == (0, 0) && self.freed.removes_affine)
+        // At equal cost: replacing affine index ops, or taking a constant quotient out of a division
+        // (lowering-form.md §4: `(r + 20) div 10 → r div 10 + 2`, the published rewrite).
+        self.saving() > (0, 0)
+            || (self.saving() == (0, 0)
+                && (self.freed.removes_affine || self.firings.contains(&"(d·q + r) div d → q + r div d")))
     }
 }
 
@@ -433,7 +437,10 @@ fn round(
         let guarded = plan_root(&mut ranges, smt, value, &dead.ops, &known, false);
         let eager = plan_root(&mut ranges, smt, value, &dead.ops, &known, true);
         let plan = match (guarded, eager) {
-            (Some(a), Some(b)) => Some(if b.saving() > a.saving() { b } else { a }),
+            (Some(a), Some(b)) => {
+                let b_wins = b.saving() > a.saving() || (b.saving() == a.saving() && b.worth_it() && !a.worth_it());
+                Some(if b_wins { b } else { a })
+            }
             (a, b) => a.or(b),
         };
         // Nothing better found for a linearization: still expand it in place (same cost, and our plain

@@ -691,8 +691,8 @@ impl LegoPass for SpirvBinaryAttribute {
         if binaries.len() > 1 {
             tracing::debug!(target: "lego", "lego-spirv-binary-attribute: {} binaries; the first is published", binaries.len());
         }
-        let context = root.context();
-        let attribute = melior::ir::attribute::StringAttribute::new(unsafe { context.to_ref() }, &words);
+        let context = crate::mlir_context::ContextHandle::of(&root);
+        let attribute = melior::ir::attribute::StringAttribute::new(context.get(), &words);
         let name = StringRef::new(SPIRV_BINARY_ATTRIBUTE);
         unsafe { mlir_sys::mlirOperationSetDiscardableAttributeByName(root.to_raw(), name.to_raw(), attribute.to_raw()) };
         Ok(())
