@@ -54,9 +54,13 @@ pub fn lowering_passes() -> Vec<PassInfo> {
     vec![
         PassInfo {
             name: "lego-normalization",
-            description: "Desugar row/col/tile_by (and expand_by where possible) into reg_p/gen_p/order_by/group_by",
-            options: &[],
-            entry: Entry::Pass(|_| Ok(crate::normalization::create())),
+            description: "row/col → reg_p, tile_by → its normal form, assume_bounds → cmpi + lego.assume (lowering-form.md §1)",
+            options: &[OptionSpec {
+                name: "fold",
+                default: "false",
+                description: "ours: fold identity pieces and nesting instead, leaving tile_by and assume_bounds to lego-to-arith (the form lego-lower starts from)",
+            }],
+            entry: Entry::Pass(|options| Ok(crate::normalization::create(options.bool("fold")?))),
         },
         PassInfo {
             name: "lego-to-arith",
@@ -121,7 +125,7 @@ pub fn pipelines() -> Vec<PassInfo> {
 fn lego_lower(_: &Options) -> Result<String, RegistryError> {
     // to-arith states the layouts' input ranges for the simplifier; they are dropped before the last clean-up
     // (which then removes the sizes only they used), so the output holds no lego op the user did not write.
-    Ok("lego-normalization, lego-to-arith{assume-bounds=true}, canonicalize, cse, lego-arith-simplification, \
+    Ok("lego-normalization{fold=true}, lego-to-arith{assume-bounds=true}, canonicalize, cse, lego-arith-simplification, \
         lego-verify, lego-strength-reduction, lego-materialize-assume-bounds{cleanup=true only-layout-contract=true}, \
         canonicalize, cse"
         .into())

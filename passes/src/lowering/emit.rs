@@ -25,7 +25,7 @@ impl Site<'_> {
 }
 
 /// The constructor behind a layout value.
-fn node<'c, 'a>(b: &Builder<'_, 'c, 'a>, site: &Site, layout: Value<'c, 'a>) -> Result<'c, LayoutOp<'c, 'a>> {
+pub(super) fn node<'c, 'a>(b: &Builder<'_, 'c, 'a>, site: &Site, layout: Value<'c, 'a>) -> Result<'c, LayoutOp<'c, 'a>> {
     let Some(owner) = defining_op(layout) else {
         return Err(site.error(
             b,
@@ -172,19 +172,7 @@ pub fn emit_apply<'c, 'a>(
             }
             Ok(flat)
         }
-        LayoutOp::TileBy { inner, levels } => {
-            let (depth, rank) = tile_shape(b, site, &levels)?;
-            check_rank(b, site, indices.len(), depth * rank, "indices")?;
-            // c_k = B([a_k, b_k, …], [i¹_k, i²_k, …]); the logical index is level-major.
-            let coordinates: Vec<Value> = (0..rank)
-                .map(|k| {
-                    let parts: Vec<Value> = (0..depth).map(|level| indices[level * rank + k]).collect();
-                    let sizes: Vec<Dim> = levels.iter().map(|level| level[k]).collect();
-                    b.linearize(&parts, &sizes, true)
-                })
-                .collect();
-            emit_apply(b, site, inner, &coordinates)
-        }
+        LayoutOp::TileBy { inner, levels } => super::tile_by::emit_apply_tile_by(b, site, inner, levels, indices),
         LayoutOp::ExpandBy { inner, dims, to_dims } => {
             check_expand(b, site, &dims, &to_dims)?;
             let flat = emit_apply(b, site, inner, indices)?;
@@ -268,19 +256,7 @@ pub fn emit_inverse<'c, 'a>(
             }
             Ok(b.delinearize(current, &dims))
         }
-        LayoutOp::TileBy { inner, levels } => {
-            let (depth, rank) = tile_shape(b, site, &levels)?;
-            let coordinates = emit_inverse(b, site, inner, flat)?;
-            check_rank(b, site, coordinates.len(), rank, "tile_by inner dims")?;
-            let mut logical = vec![flat; depth * rank];
-            for (k, coordinate) in coordinates.into_iter().enumerate() {
-                let sizes: Vec<Dim> = levels.iter().map(|level| level[k]).collect();
-                for (level, part) in b.delinearize(coordinate, &sizes).into_iter().enumerate() {
-                    logical[level * rank + k] = part;
-                }
-            }
-            Ok(logical)
-        }
+        LayoutOp::TileBy { inner, levels } => super::tile_by::emit_inverse_tile_by(b, site, inner, levels, flat),
         LayoutOp::ExpandBy { inner, dims, to_dims } => {
             check_expand(b, site, &dims, &to_dims)?;
             // inv(L, B(m⃗, B⁻¹(n⃗, x)))
@@ -359,15 +335,6 @@ pub fn inverse_domain_size<'c, 'a>(
         return Ok(None);
     }
     Ok(Some(if expand { b.product(&dims) } else { b.layout_size(layout, &dims) }))
-}
-
-/// `(levels, dims per level)` of a tile_by, checked rectangular.
-fn tile_shape<'c>(b: &Builder<'_, 'c, '_>, site: &Site, levels: &[Vec<Dim>]) -> Result<'c, (usize, usize)> {
-    let rank = levels.first().map_or(0, Vec::len);
-    if levels.is_empty() || rank == 0 || levels.iter().any(|level| level.len() != rank) {
-        return Err(site.error(b, "cannot be lowered: tile_by levels must be non-empty and of equal length"));
-    }
-    Ok((levels.len(), rank))
 }
 
 fn check_expand<'c>(b: &Builder<'_, 'c, '_>, site: &Site, dims: &[Dim], to_dims: &[Dim]) -> Result<'c, ()> {
