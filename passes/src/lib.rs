@@ -4,6 +4,7 @@
 //! one list of registered names. Pipelines are in [`pipelines`].
 
 pub mod bounds_checks;
+pub mod canonicalize;
 pub mod diagnostics;
 pub mod external;
 pub mod lowering;
@@ -34,6 +35,7 @@ pub fn register_upstream_passes() {
 pub fn all_passes() -> Vec<PassInfo> {
     let mut passes = Vec::new();
     passes.extend(pipelines::lowering_passes());
+    passes.extend(pipelines::canonicalization_passes());
     passes.extend(pipelines::planned_passes());
     passes.extend(pipelines::verification_passes());
     passes.extend(pipelines::arithmetic_passes());

@@ -75,6 +75,16 @@ pub fn lowering_passes() -> Vec<PassInfo> {
     ]
 }
 
+/// The lego canonicalization patterns (dialect.md, Canonicalization); `canonicalize` in lego-opt runs them too.
+pub fn canonicalization_passes() -> Vec<PassInfo> {
+    vec![PassInfo {
+        name: "lego-canonicalize",
+        description: "lego canonicalization: apply∘apply_inverse, apply_inverse∘apply, gen_p → reg_p, dead pure lego ops",
+        options: &[],
+        entry: Entry::Pass(|_| Ok(crate::canonicalize::create())),
+    }]
+}
+
 /// Index-arithmetic optimization passes (issue: provably minimal index arithmetic).
 pub fn arithmetic_passes() -> Vec<PassInfo> {
     vec![

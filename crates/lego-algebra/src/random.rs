@@ -74,11 +74,14 @@ pub struct RandomConfig {
     /// Whether the root may be an `expand_by` (only the root: "no element" inside a composite has no
     /// defined meaning in semantics.md, see [`Layout::apply`]).
     pub allow_expand_by: bool,
+    /// Every root is a `tile_by` (random tile rank d, q_o blocks, q_t levels; one in six an identity tiling),
+    /// for focused tests of its lowering and normal form.
+    pub only_tile_by: bool,
 }
 
 impl Default for RandomConfig {
     fn default() -> Self {
-        RandomConfig { max_numel: 4096, max_depth: 3, symbolic_percent: 0, allow_expand_by: true }
+        RandomConfig { max_numel: 4096, max_depth: 3, symbolic_percent: 0, allow_expand_by: true, only_tile_by: false }
     }
 }
 
@@ -88,6 +91,9 @@ impl Default for RandomConfig {
 pub fn random_layout(rng: &mut SplitMix64, config: &RandomConfig) -> Layout {
     let mut generator = Generator { rng, config };
     let numel = generator.numel();
+    if config.only_tile_by {
+        return generator.tile(numel, config.max_depth).expect("the generator builds valid layouts");
+    }
     let layout = generator.layout(numel, config.max_depth);
     if config.allow_expand_by && generator.rng.percent(25) {
         generator.expand(layout)
@@ -360,6 +366,23 @@ mod tests {
         }
         assert!(seen.iter().all(|&s| s), "{seen:?}");
         assert!(symbolic && expand && tile);
+    }
+
+    #[test]
+    fn only_tile_by_covers_multi_block_shapes() {
+        let config = RandomConfig { only_tile_by: true, symbolic_percent: 30, ..RandomConfig::default() };
+        let mut rng = SplitMix64::new(11);
+        let (mut multi_block, mut multi_level, mut identity, mut rank_above_one) = (false, false, false, false);
+        for _ in 0..200 {
+            let l = random_layout(&mut rng, &config);
+            let Some((blocks, levels)) = l.tile_structure() else { panic!("not a tile_by: {l}") };
+            multi_block |= blocks.len() > 1;
+            multi_level |= levels.len() > 1;
+            rank_above_one |= levels[0].len() > 1;
+            identity |= levels.len() == blocks.len()
+                && levels.iter().zip(blocks).all(|(level, block)| level.iter().map(|d| d.value).eq(block.dims().iter().copied()));
+        }
+        assert!(multi_block && multi_level && identity && rank_above_one);
     }
 
     #[test]
