@@ -3,6 +3,10 @@
 // known; a tile_by of a function argument is accepted unchecked. Each rule fires below; the twins in
 // tile-by-valid.mlir must verify.
 // RUN: lego-opt %s --split-input-file --verify-diagnostics
+// Without --verify-diagnostics: located errors and exit status 1 (not a crash).
+// RUN: not lego-opt %s --split-input-file 2>&1 >/dev/null | FileCheck %s
+// CHECK: tile-by-verify.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'lego.tile_by' op Inner tile dimension 2 does not match input layout dimension 1
+// CHECK: tile-by-verify.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'lego.tile_by' op Block 1 of the input layout has rank 1
 
 // The order_by's total rank is 2, but d_o = rank(row [10]) = 1: a level of length 2 is wrong.
 func.func @level_length_is_first_block_rank() {
