@@ -129,7 +129,7 @@ fn parse_run_print_round_trip() {
 
     let mut printed = String::new();
     assert_eq!(legoPrintOperation(op, false, Some(append), &mut printed as *mut String as *mut c_void).value, 1);
-    assert!(printed.contains("lego.row [4, 8] : !lego.layout"), "{printed}");
+    assert!(printed.contains("lego.row[4, 8] : !lego.layout"), "{printed}");
 
     assert_eq!(legoRunPipeline(module, string_ref("lego-strength-reduction")).value, 1, "{}", last_error());
     let mut lowered = String::new();
