@@ -59,7 +59,7 @@ fn c_functions_name_registered_passes_and_pipelines() {
         let entry = registry.lookup(name).map(|info| info.entry);
         assert!(matches!(entry, Some(Entry::Pipeline(_))), "{function}: '{name}' is not a registered pipeline");
     }
-    assert_eq!(PASS_FUNCTIONS.len(), 9);
+    assert_eq!(PASS_FUNCTIONS.len(), 10);
     assert_eq!(PIPELINE_FUNCTIONS.len(), 7);
 }
 
