@@ -63,7 +63,7 @@ impl LegoPass for Normalization {
     }
 
     fn description(&self) -> &'static str {
-        "Desugar row/col/tile_by (and expand_by where possible) into reg_p/gen_p/order_by/group_by"
+        "row/col → reg_p, tile_by → its normal form, assume_bounds → cmpi + lego.assume (lowering-form.md §1)"
     }
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
