@@ -1,25 +1,35 @@
 //! `lego-materialize-assume-bounds`: makes `lego.assume_bounds` / `lego.assume` facts visible to upstream
-//! integer-range analysis (`int-range-optimizations`, `arith-int-range-narrowing`, …), which knows nothing of
-//! lego ops.
+//! integer-range analysis (`int-range-optimizations`), which knows nothing of lego ops (lowering-form.md §6).
 //!
-//! **How.** For `lego.assume_bounds %x lb : %lo ub : %hi` it inserts, right after the assumption,
-//! `%x' = arith.minui(arith.maxui(%x, %lo), %hi − 1)` and makes every later use of `%x` (after the assumption
-//! in its block, or nested in ops after it) use `%x'`. When the fact holds the clamp is the identity, so the
-//! program means the same; upstream range inference reads the bounds from `minui`/`maxui`. `lego.assume` of
-//! an `arith.cmpi` (`ult`, `ule`, `ugt`, `uge`, `eq`, possibly `andi`-combined) clamps its non-constant sides
-//! the same way. Each inserted op carries the unit attribute `lego.assumed_bound`.
+//! **Default (the published form).** For each `lego.assume_bounds %x … ub : %d`, and each
+//! `lego.assume (arith.cmpi slt|ult, %x, %d)`, whose `%x` is a *block argument*, it inserts
+//! `%b = arith.remui %x, %d {lego.materialized}` right after the assumption and makes the later uses of `%x` in
+//! the same block use `%b` (uses in nested regions keep `%x`). When the fact holds, `%x remui %d = %x`, so the
+//! program means the same; upstream range inference reads `%b < %d` from the `remui`. The processed op is
+//! erased, with the condition it leaves unused; every other `lego.assume_bounds` (lower bounds only, facts on
+//! computed values) is erased too — a lower bound is simply dropped. Other `lego.assume` ops stay.
 //!
-//! **`cleanup=true`** removes that scaffolding again: every op tagged `lego.assumed_bound` is replaced by its
-//! first operand (the clamped value) and erased with its helper ops, and the `lego.assume` /
-//! `lego.assume_bounds` ops are erased (with their `arith.cmpi` when nothing else uses it). Typical use:
-//! `lego-materialize-assume-bounds, int-range-optimizations, lego-materialize-assume-bounds{cleanup=true}`.
+//! **`cleanup=true`** replaces each `remui … {lego.materialized}` by its left operand and erases it; nothing
+//! else. Typical use: `lego-materialize-assume-bounds, int-range-optimizations,
+//! lego-materialize-assume-bounds{cleanup=true}`.
+//!
+//! **`clamp=true`** (our earlier form) clamps instead: `%x' = minui(maxui(%x, %lo), %hi − 1)` after the
+//! assumption for every later use (nested ones too), also for computed values, lower bounds and `ule`/`ugt`/
+//! `uge`/`eq` comparisons (possibly `andi`-combined); each inserted op carries `lego.assumed_bound`, and the
+//! assumptions stay. With `cleanup=true` it removes the clamps and erases every `lego.assume` /
+//! `lego.assume_bounds` (with their conditions when nothing else uses them).
 //!
 //! **`only-layout-contract=true`** (with `cleanup=true`) erases only the `lego.assume_bounds` that
 //! `lego-to-arith{assume-bounds=true}` stated for layout inputs (marked `lego.layout_contract`) and leaves
-//! the user's facts and every clamp alone; `lego-lower` ends with it.
+//! the user's facts alone. **`consume-facts=true`** (with `cleanup=true`) erases every `lego.assume` and
+//! `lego.assume_bounds` (and the conditions only they use): `lego-lower` ends with it, consuming the user's
+//! facts after they informed the simplification.
+//!
+//! Every mode ends with the clean-up of §0 ([`crate::cleanup::greedy_cleanup`]).
 
 use crate::{
     external::{LegoPass, PassFailure, PassId},
+    mlir_context::ContextHandle,
     simplify::ir,
 };
 use melior::ir::{
@@ -30,18 +40,25 @@ use mlir_sys::{MlirOperation, MlirValue};
 
 static ID: PassId = PassId::new();
 
-/// The unit attribute that marks scaffolding.
+/// The unit attribute that marks the clamp form's scaffolding (`clamp=true`).
 pub const MARKER: &str = "lego.assumed_bound";
+
+/// The unit attribute on the `remui` of the published form.
+pub const MATERIALIZED: &str = "lego.materialized";
 
 #[derive(Clone, Default)]
 pub struct MaterializeAssumeBounds {
     pub cleanup: bool,
     /// With `cleanup`: erase only the layout-contract facts of `lego-to-arith`.
     pub only_layout_contract: bool,
+    /// Our clamp form instead of the published `remui` form.
+    pub clamp: bool,
+    /// With `cleanup`: erase every fact (what `lego-lower` ends with).
+    pub consume_facts: bool,
 }
 
-pub fn create(cleanup: bool, only_layout_contract: bool) -> melior::pass::Pass {
-    crate::external::into_mlir_pass(MaterializeAssumeBounds { cleanup, only_layout_contract }, &ID)
+pub fn create(options: MaterializeAssumeBounds) -> melior::pass::Pass {
+    crate::external::into_mlir_pass(options, &ID)
 }
 
 impl LegoPass for MaterializeAssumeBounds {
@@ -54,14 +71,135 @@ impl LegoPass for MaterializeAssumeBounds {
     }
 
     fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailure> {
-        if self.cleanup && self.only_layout_contract {
-            erase_layout_contract(root.to_raw());
-        } else if self.cleanup {
-            cleanup(root.to_raw());
-        } else {
-            materialize(root.to_raw())?;
+        let root = root.to_raw();
+        match (self.cleanup, self.clamp) {
+            (true, _) if self.only_layout_contract => erase_layout_contract(root),
+            (true, _) if self.consume_facts => {
+                remove_materialized(root);
+                cleanup(root);
+            }
+            (true, false) => remove_materialized(root),
+            (true, true) => cleanup(root),
+            (false, false) => materialize_remainders(root)?,
+            (false, true) => materialize(root)?,
         }
+        crate::cleanup::greedy_cleanup(root);
         Ok(())
+    }
+}
+
+/// The published form: `remui {lego.materialized}` after each upper-bound fact on a block argument.
+fn materialize_remainders(root: MlirOperation) -> Result<(), PassFailure> {
+    // (fact op, x, bound, condition to erase if left unused)
+    let mut facts: Vec<(MlirOperation, Option<(MlirValue, MlirValue)>, Option<MlirOperation>)> = Vec::new();
+    ir::walk(root, &mut |op| match ir::op_name(op) {
+        "lego.assume_bounds" => facts.push((op, upper_bound_of_assume_bounds(op), None)),
+        "lego.assume" => {
+            let condition = ir::operand(op, 0).and_then(ir::defining_op);
+            if let Some(cmpi) = condition.filter(|def| ir::op_name(*def) == "arith.cmpi") {
+                // slt = 2, ult = 6
+                if matches!(ir::integer_attribute(cmpi, "predicate"), Some(2 | 6)) {
+                    if let (Some(x), Some(d)) = (ir::operand(cmpi, 0), ir::operand(cmpi, 1)) {
+                        facts.push((op, Some((x, d)), Some(cmpi)));
+                    }
+                }
+            }
+        }
+        _ => {}
+    });
+    for (op, bound, condition) in facts {
+        let is_assume = ir::op_name(op) == "lego.assume";
+        let Some((x, d)) = bound.filter(|(x, d)| {
+            ir::block_argument(*x).is_some() && ir::value_type(*x).ptr == ir::value_type(*d).ptr
+        }) else {
+            // Facts on computed values and lower bounds only: assume_bounds go, other assumes stay.
+            if !is_assume {
+                ir::erase(op);
+            }
+            continue;
+        };
+        let remainder = insert_remainder_after(op, x, d)?;
+        redirect_later_uses_in_block(op, x, remainder);
+        ir::erase(op);
+        if let Some(condition) = condition {
+            ir::erase_unused(&[condition], |_| true);
+        }
+    }
+    Ok(())
+}
+
+/// `(x, ub)` of a `lego.assume_bounds` with an upper bound.
+fn upper_bound_of_assume_bounds(op: MlirOperation) -> Option<(MlirValue, MlirValue)> {
+    let operands = ir::operands(op);
+    let segments = ir::dense_array(op, "operandSegmentSizes").unwrap_or_else(|| vec![1, 0, 0]);
+    let [_, lo, hi] = segments.as_slice() else { return None };
+    if *hi != 1 {
+        return None;
+    }
+    Some((*operands.first()?, *operands.get(1 + usize::from(*lo == 1))?))
+}
+
+/// Inserts `arith.remui x, d {lego.materialized}` right after `anchor`; returns its result.
+fn insert_remainder_after(anchor: MlirOperation, x: MlirValue, d: MlirValue) -> Result<MlirValue, PassFailure> {
+    let block = ir::op_block(anchor).ok_or_else(|| PassFailure("assumption outside a block".into()))?;
+    // SAFETY: `anchor` is a live op; the location and context it gives live as long as the IR.
+    let location = unsafe { melior::ir::Location::from_raw(mlir_sys::mlirOperationGetLocation(anchor)) };
+    let handle = ContextHandle::of_location(location);
+    let context = handle.get();
+    let operands = [x, d].map(|value| unsafe { melior::ir::Value::from_raw(value) });
+    let operation = OperationBuilder::new("arith.remui", location)
+        .add_operands(&operands)
+        .add_attributes(&[(Identifier::new(context, MATERIALIZED), Attribute::unit(context))])
+        .add_results(&[unsafe { melior::ir::Type::from_raw(ir::value_type(x)) }])
+        .build()
+        .map_err(|error| PassFailure(error.to_string()))?;
+    let raw = operation.into_raw();
+    // SAFETY: `block` owns `anchor`; the new op is detached and its ownership passes to the block.
+    unsafe { mlir_sys::mlirBlockInsertOwnedOperationAfter(block, anchor, raw) };
+    ir::result(raw, 0).ok_or_else(|| PassFailure("created op has no result".into()))
+}
+
+/// Makes the uses of `x` by ops after `anchor` in `anchor`'s block (not in nested regions, not the op
+/// defining `replacement`) use `replacement`.
+fn redirect_later_uses_in_block(anchor: MlirOperation, x: MlirValue, replacement: MlirValue) {
+    let Some(block) = ir::op_block(anchor) else { return };
+    let skip = ir::defining_op(replacement).map(ir::op_key);
+    let mut redirect = Vec::new();
+    // SAFETY: walking the use list of a live value without modifying it.
+    unsafe {
+        let mut operand = mlir_sys::mlirValueGetFirstUse(x);
+        while !mlir_sys::mlirOpOperandIsNull(operand) {
+            let user = mlir_sys::mlirOpOperandGetOwner(operand);
+            let same_block = ir::op_block(user).is_some_and(|b| ir::block_key(b) == ir::block_key(block));
+            if same_block
+                && Some(ir::op_key(user)) != skip
+                && ir::op_key(user) != ir::op_key(anchor)
+                && mlir_sys::mlirOperationIsBeforeInBlock(anchor, user)
+            {
+                redirect.push((user, mlir_sys::mlirOpOperandGetOperandNumber(operand)));
+            }
+            operand = mlir_sys::mlirOpOperandGetNextUse(operand);
+        }
+        for (user, number) in redirect {
+            mlir_sys::mlirOperationSetOperand(user, number as isize, replacement);
+        }
+    }
+}
+
+/// `cleanup=true`: each `remui … {lego.materialized}` is replaced by its left operand and erased.
+fn remove_materialized(root: MlirOperation) {
+    let mut remainders = Vec::new();
+    ir::walk(root, &mut |op| {
+        if ir::op_name(op) == "arith.remui" && ir::attribute(op, MATERIALIZED).is_some() {
+            remainders.push(op);
+        }
+    });
+    for op in remainders {
+        if let (Some(result), Some(input)) = (ir::result(op, 0), ir::operand(op, 0)) {
+            // SAFETY: both values are live.
+            unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(result, input) };
+        }
+        ir::erase(op);
     }
 }
 
@@ -168,7 +306,8 @@ impl Inserter {
 
     fn op(&mut self, name: &str, operands: &[MlirValue], r#type: mlir_sys::MlirType) -> Result<MlirValue, PassFailure> {
         let location = unsafe { melior::ir::Location::from_raw(mlir_sys::mlirOperationGetLocation(self.anchor)) };
-        let context = unsafe { location.context().to_ref() };
+        let handle = ContextHandle::of_location(location);
+        let context = handle.get();
         let operands: Vec<melior::ir::Value> = operands.iter().map(|v| unsafe { melior::ir::Value::from_raw(*v) }).collect();
         let operation = OperationBuilder::new(name, location)
             .add_operands(&operands)
@@ -181,7 +320,8 @@ impl Inserter {
 
     fn constant(&mut self, value: i64, r#type: mlir_sys::MlirType) -> Result<MlirValue, PassFailure> {
         let location = unsafe { melior::ir::Location::from_raw(mlir_sys::mlirOperationGetLocation(self.anchor)) };
-        let context = unsafe { location.context().to_ref() };
+        let handle = ContextHandle::of_location(location);
+        let context = handle.get();
         let r#type = unsafe { melior::ir::Type::from_raw(r#type) };
         let operation = OperationBuilder::new("arith.constant", location)
             .add_attributes(&[

@@ -55,6 +55,8 @@ impl LegoPass for Canonicalize {
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
         canonicalize(op);
+        // lowering-form.md §0: the greedy driver's clean-up (folding, constants uniqued/hoisted, dead ops).
+        crate::cleanup::greedy_cleanup(op.to_raw());
         Ok(())
     }
 }
@@ -75,9 +77,8 @@ pub fn is_pure(kind: OpKind) -> bool {
 
 /// Applies the patterns under `root` to a fixed point. Returns how many rewrites (erasures included) happened.
 pub fn canonicalize(root: OperationRef) -> usize {
-    let context_ref = root.context();
-    // SAFETY: `context_ref` lives until the end of the run, longer than every use of `context`.
-    let context = unsafe { context_ref.to_ref() };
+    let handle = crate::mlir_context::ContextHandle::of(&root);
+    let context = handle.get();
     let mut total = 0;
     for _ in 0..MAX_SWEEPS {
         let mut candidates = Vec::new();

@@ -4,9 +4,11 @@
 //! one list of registered names. Pipelines are in [`pipelines`].
 
 pub mod canonicalize;
+pub mod cleanup;
 pub mod diagnostics;
 pub mod external;
 pub mod lowering;
+pub mod mlir_context;
 pub mod normalization;
 pub mod pipeline_text;
 pub mod pipelines;

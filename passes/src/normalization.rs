@@ -77,9 +77,8 @@ impl LegoPass for Normalization {
 
 /// Normalizes every layout under `root` into the published form (lowering-form.md §1).
 pub fn normalize(root: OperationRef) -> Result<(), PassFailure> {
-    let context_ref = root.context();
-    // SAFETY: `context_ref` lives until the end of the run, longer than every use of `context`.
-    let context = unsafe { context_ref.to_ref() };
+    let handle = crate::mlir_context::ContextHandle::of(&root);
+    let context = handle.get();
     let mut targets = Vec::new();
     walk_ops(root, &mut |op| {
         if matches!(
@@ -109,6 +108,8 @@ pub fn normalize(root: OperationRef) -> Result<(), PassFailure> {
         }
     }
     erase_dead_layout_ops(root, &HashSet::new());
+    // lowering-form.md §0: the greedy driver's clean-up (folding, constants, dead pure lego ops).
+    crate::cleanup::greedy_cleanup(root.to_raw());
     Ok(())
 }
 
@@ -222,9 +223,8 @@ fn normal_form<'c, 'a>(
 
 /// Our folding form (option `fold`): see the module doc.
 pub fn normalize_folding(root: OperationRef) -> Result<(), PassFailure> {
-    let context_ref = root.context();
-    // SAFETY: `context_ref` lives until the end of the run, longer than every use of `context`.
-    let context = unsafe { context_ref.to_ref() };
+    let handle = crate::mlir_context::ContextHandle::of(&root);
+    let context = handle.get();
     // Layout ops unused before the pass stay (normalized); those the rewrite leaves unused are erased.
     let mut keep: HashSet<usize> = HashSet::new();
     walk_ops(root, &mut |op| {
@@ -262,6 +262,8 @@ pub fn normalize_folding(root: OperationRef) -> Result<(), PassFailure> {
         }
         if !changed {
             erase_dead_layout_ops(root, &keep);
+            // lowering-form.md §0: the greedy driver's clean-up (folding, constants, dead pure lego ops).
+            crate::cleanup::greedy_cleanup(root.to_raw());
             return Ok(());
         }
     }

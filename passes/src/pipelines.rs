@@ -74,7 +74,7 @@ pub fn lowering_passes() -> Vec<PassInfo> {
         },
         PassInfo {
             name: "lego-to-arith",
-            description: "Lower apply/apply_inverse/load/store/cast_view/gen_p to arith, scf, math, memref and affine",
+            description: "Lower apply/apply_inverse/load/store/cast_view/gen_p to arith, scf, math and memref",
             options: &[OptionSpec {
                 name: "assume-bounds",
                 default: "false",
@@ -101,12 +101,21 @@ pub fn arithmetic_passes() -> Vec<PassInfo> {
         PassInfo {
             name: "lego-arith-simplification",
             description: "Table II div/mod rules with proved side conditions, factoring, folding",
-            options: &[OptionSpec {
-                name: "verify-rewrites",
-                default: "false",
-                description: "prove every rewrite equivalent with Z3 (translation validation)",
-            }],
-            entry: Entry::Pass(|options| Ok(crate::simplify::create(options.bool("verify-rewrites")?))),
+            options: &[
+                OptionSpec {
+                    name: "assume-no-wrap",
+                    default: "true",
+                    description: "index arithmetic does not wrap (semantics.md); false proves every side condition under 64-bit wrap-around",
+                },
+                OptionSpec {
+                    name: "verify-rewrites",
+                    default: "false",
+                    description: "prove every rewrite equivalent with Z3 (translation validation) under the model in force",
+                },
+            ],
+            entry: Entry::Pass(|options| {
+                Ok(crate::simplify::create(options.bool("verify-rewrites")?, options.bool("assume-no-wrap")?))
+            }),
         },
         PassInfo {
             name: "lego-strength-reduction",
@@ -120,13 +129,28 @@ pub fn arithmetic_passes() -> Vec<PassInfo> {
             options: &[
                 OptionSpec { name: "cleanup", default: "false", description: "remove the scaffolding again" },
                 OptionSpec {
+                    name: "clamp",
+                    default: "false",
+                    description: "our clamp form (minui/maxui tagged lego.assumed_bound) instead of remui {lego.materialized}",
+                },
+                OptionSpec {
                     name: "only-layout-contract",
                     default: "false",
                     description: "with cleanup: remove only the facts lego-to-arith{assume-bounds} stated for layout inputs",
                 },
+                OptionSpec {
+                    name: "consume-facts",
+                    default: "false",
+                    description: "with cleanup: also erase every lego.assume / lego.assume_bounds (what lego-lower ends with)",
+                },
             ],
             entry: Entry::Pass(|options| {
-                Ok(crate::assume_bounds::create(options.bool("cleanup")?, options.bool("only-layout-contract")?))
+                Ok(crate::assume_bounds::create(crate::assume_bounds::MaterializeAssumeBounds {
+                    cleanup: options.bool("cleanup")?,
+                    clamp: options.bool("clamp")?,
+                    only_layout_contract: options.bool("only-layout-contract")?,
+                    consume_facts: options.bool("consume-facts")?,
+                }))
             }),
         },
     ]
@@ -136,17 +160,19 @@ pub fn arithmetic_passes() -> Vec<PassInfo> {
 pub fn pipelines() -> Vec<PassInfo> {
     vec![PassInfo {
         name: "lego-lower",
-        description: "normalization → to-arith → canonicalize/CSE → arith-simplification → verify → strength-reduction → canonicalize/CSE (layout input ranges stated for the simplifier, dropped at the end)",
+        description: "normalization → to-arith → canonicalize/CSE → arith-simplification → verify → strength-reduction → canonicalize/CSE (layout input ranges and user facts inform the simplifier, then are consumed)",
         options: &[],
         entry: Entry::Pipeline(lego_lower),
     }]
 }
 
 fn lego_lower(_: &Options) -> Result<String, RegistryError> {
-    // to-arith states the layouts' input ranges for the simplifier; they are dropped before the last clean-up
-    // (which then removes the sizes only they used), so the output holds no lego op the user did not write.
+    // to-arith states the layouts' input ranges for the simplifier; those facts and the user's own
+    // (lowering-form.md §3: lego-lower consumes them) are erased before the last clean-up (which then removes
+    // the sizes only they used), so the output holds no lego op. Normalization runs in its fold form: tile_by
+    // is lowered directly by lego-to-arith (§3), not through the normal form.
     Ok("lego-normalization{fold=true}, lego-to-arith{assume-bounds=true}, canonicalize, cse, lego-arith-simplification, \
-        lego-verify, lego-strength-reduction, lego-materialize-assume-bounds{cleanup=true only-layout-contract=true}, \
+        lego-verify, lego-strength-reduction, lego-materialize-assume-bounds{cleanup=true consume-facts=true}, \
         canonicalize, cse"
         .into())
 }

@@ -2,11 +2,11 @@
 //!
 //! Every GPU pipeline has the same three phases, built by [`gpu_pipeline`]:
 //! 1. **lower + outline** (shared): `lego-require-gpu-code`, `lego-lower`,
-//!    `lego-materialize-assume-bounds{cleanup=true}` (the user's `lego.assume*` facts have served the
-//!    simplifier; no target can lower them), `gpu-launch-sink-index-computations`
+//!    `lego-materialize-assume-bounds{cleanup=true}` (lego-lower has consumed the user's `lego.assume*`
+//!    facts; this strips any `remui {lego.materialized}` left in the input), `gpu-launch-sink-index-computations`
 //!    (constants the launch body uses are cloned into it, so they do not become kernel parameters: the
 //!    kernel's parameters are exactly the buffers and runtime values it needs), `gpu-kernel-outlining`, and
-//!    `lower-affine` (lego-lower may leave `affine.linearize_index`-style ops; every target wants plain arith,
+//!    `lower-affine` (for the user's own affine ops — lego-lower emits none; every target wants plain arith,
 //!    and lowering them before any `scf` → `cf` conversion keeps loops structured);
 //! 2. **target conversion** (per target): attach the target attribute, convert the kernels' `gpu.module`s to
 //!    the target dialect (NVVM, ROCDL, SPIR-V, LLVM for SPIR-V);

@@ -1,16 +1,13 @@
 //! `lego-to-arith`: lowers `apply` / `apply_inverse` / `load` / `store` (and with them `cast_view` and every
-//! layout constructor, gen_p bodies inlined) to `arith` + `affine.linearize_index` /
-//! `affine.delinearize_index` (+ `memref`, and whatever ops gen_p bodies contain), exactly per
-//! semantics.md. Afterwards no `lego.` op remains except `check` / `assume*` / `assert*` and the layouts
+//! layout constructor, gen_p bodies inlined) to plain unsigned `arith` (+ `memref`, and whatever ops gen_p
+//! bodies contain), exactly per semantics.md, in the published op form of lowering-form.md §2. Afterwards no `lego.` op remains except `check` / `assume*` / `assert*` and the layouts
 //! those asserts refer to.
 //!
 //! Steps: (1) functions taking `!lego.view` / `!lego.layout` arguments are rewritten to take the memref and
 //! the layout's SSA values ([`crate::lowering::views`]); (2) every use op is replaced by the arithmetic of
 //! its layout, inserted right before it ([`crate::lowering::emit`]), repeatedly while inlined gen_p bodies
-//! bring in new lego uses; (3) layout ops and `cast_view`s left without uses are erased.
-//!
-//! The output keeps `B` / `B⁻¹` as affine index ops so that `canonicalize` folds constants and cancels
-//! inverse pairs; `affine-expand-index-ops` (or `lower-affine`) then expands the rest into `arith`.
+//! bring in new lego uses; (3) the clean-up of §0 ([`crate::cleanup::greedy_cleanup`]): folding, constants
+//! uniqued and hoisted, layout ops, `cast_view`s and other dead ops erased.
 //!
 //! **`assume-bounds=true`** also states the layout's contract on every input as `lego.assume_bounds` (marked
 //! `lego.layout_contract`): each index of `apply`/`load`/`store` below its logical dim, the flat input of
@@ -25,7 +22,7 @@
 
 use crate::{
     external::{LegoPass, PassFailure, PassId},
-    lowering::{cleanup, ir::Shared, uses::lower_use, views},
+    lowering::{cleanup, uses::lower_use, views},
 };
 use lego_dialect::ops::{walk_ops, OpKind};
 use melior::ir::{operation::OperationLike, OperationRef};
@@ -52,7 +49,7 @@ impl LegoPass for ToArith {
     }
 
     fn description(&self) -> &'static str {
-        "Lower apply/apply_inverse/load/store/cast_view/gen_p to arith, scf, math, memref and affine"
+        "Lower apply/apply_inverse/load/store/cast_view/gen_p to arith, scf, math and memref"
     }
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
@@ -62,12 +59,8 @@ impl LegoPass for ToArith {
 
 /// Runs the whole lowering on `root`.
 pub fn lower(root: OperationRef, assume_bounds: bool) -> Result<(), PassFailure> {
-    let context_ref = root.context();
-    // SAFETY: `context_ref` lives until the end of the run, longer than every use of `context`.
-    let context = unsafe { context_ref.to_ref() };
-    let Some(shared) = Shared::parse(context) else {
-        return Err(PassFailure("internal error: the affine dialect is not available".into()));
-    };
+    let handle = crate::mlir_context::ContextHandle::of(&root);
+    let context = handle.get();
     if !views::thread_through_calls(context, root) {
         return Err(PassFailure("views or layouts could not be threaded through calls".into()));
     }
@@ -95,7 +88,7 @@ pub fn lower(root: OperationRef, assume_bounds: bool) -> Result<(), PassFailure>
         }
         tracing::debug!(target: "lego", "lego-to-arith round {round}: {} ops to lower", pending.len());
         for (op, kind) in pending {
-            if let Err(error) = lower_use(context, &shared, op, kind, assume_bounds) {
+            if let Err(error) = lower_use(context, op, kind, assume_bounds) {
                 error.emit();
                 failed = true;
             }
@@ -104,8 +97,9 @@ pub fn lower(root: OperationRef, assume_bounds: bool) -> Result<(), PassFailure>
             return Err(PassFailure("some lego ops could not be lowered".into()));
         }
     }
-    let erased = cleanup::erase_dead_layout_ops(root, &Default::default());
-    tracing::debug!(target: "lego", "lego-to-arith erased {erased} dead layout / cast_view ops");
+    // lowering-form.md §0: folding, constants uniqued and hoisted per function, dead ops (layouts and
+    // cast_views included) erased.
+    crate::cleanup::greedy_cleanup(root.to_raw());
     if !cleanup::report_leftovers(root) {
         return Err(PassFailure("lego ops remain that lego-to-arith cannot lower".into()));
     }

@@ -18,7 +18,8 @@ func.func @dead_layouts(%m: memref<8xf32>, %n: index) {
 // CHECK-SAME: (%[[I:.*]]: index, %[[J:.*]]: index, %[[TID:.*]]: index {lego.thread_id})
 // CHECK: %[[L:.*]] = lego.row[4, 8] : !lego.layout
 // CHECK-NEXT: lego.assert_apply_bounds %[[L]](%[[I]], %[[J]]) : !lego.layout
-// CHECK-NEXT: %[[F:.*]] = affine.linearize_index disjoint [%[[I]], %[[J]]] by (4, 8) : index
+// CHECK-NEXT: %[[S:.*]] = arith.muli %[[I]], %{{.*}} : index
+// CHECK-NEXT: %[[F:.*]] = arith.addi %[[J]], %[[S]] : index
 // CHECK-NEXT: %[[C:.*]] = arith.cmpi ult, %[[F]], %{{.*}} : index
 // CHECK-NEXT: lego.assume %[[C]]
 // CHECK-NEXT: lego.assume_bounds %[[F]] lb : %{{.*}} ub : %{{.*}}
@@ -35,4 +36,33 @@ func.func @kept_for_checks(%i: index, %j: index, %tid: index {lego.thread_id}) -
   lego.assume_bounds %f lb : %c0 ub : %c32
   lego.check %f {coalescing}
   return %f : index
+}
+
+// lowering-form.md §0: the pass ends like MLIR's greedy driver. The gen_p body's own `4` and the function's
+// `4` become one constant hoisted to the entry block (no %c4_0), `muli x, 1` folds away, and the unused
+// `col` layout (a pure lego op) is erased. apply(row [4, 4], (i, j)) = j + i·4; the gen_p (j, i) ↦ j·4 + i.
+// CHECK-LABEL: func.func @greedy_cleanup
+// CHECK-SAME: (%[[I:.*]]: index, %[[J:.*]]: index)
+// CHECK-NEXT: %[[C4:.*]] = arith.constant 4 : index
+// CHECK-NOT: arith.constant
+// CHECK-NEXT: %[[S:.*]] = arith.muli %[[I]], %[[C4]] : index
+// CHECK-NEXT: %[[F:.*]] = arith.addi %[[J]], %[[S]] : index
+// CHECK-NEXT: %[[T:.*]] = arith.muli %[[J]], %[[C4]] : index
+// CHECK-NEXT: %[[H:.*]] = arith.addi %[[T]], %[[I]] : index
+// CHECK-NEXT: return %[[F]], %[[H]]
+func.func @greedy_cleanup(%i: index, %j: index) -> (index, index) {
+  %c4 = arith.constant 4 : index
+  %l = lego.row [%c4, 4] : !lego.layout
+  %g = lego.gen_p [4, 4] apply (%a: index, %b: index) {
+    %c4_0 = arith.constant 4 : index
+    %c1 = arith.constant 1 : index
+    %m = arith.muli %a, %c4_0 : index
+    %m1 = arith.muli %m, %c1 : index
+    %s = arith.addi %m1, %b : index
+    lego.yield %s : index
+  } : !lego.layout
+  %unused = lego.col [2, 2] : !lego.layout
+  %f = lego.apply %l(%i, %j) : !lego.layout
+  %h = lego.apply %g(%j, %i) : !lego.layout
+  return %f, %h : index, index
 }

@@ -1,6 +1,6 @@
 // gen_p regions inlined at each use: any ops (arith, scf, math, lego uses of other layouts).
 // RUN: lego-opt %s --lego-to-arith | FileCheck %s
-// RUN: lego-opt %s --lego-to-arith --canonicalize | FileCheck %s --check-prefix=FOLDED
+// RUN: lego-opt %s --lego-lower | FileCheck %s --check-prefix=FOLDED
 
 // gen_p bodies may hold scf ops: whole ops are cloned, values of the region remapped (also inside the
 // loop's own region).
@@ -42,9 +42,12 @@ func.func @captured(%i: index, %n: index) -> index {
   return %f : index
 }
 
-// gen_p bodies may use other layouts; their uses are lowered too. apply_inverse(apply(i, j)) folds to (i, j).
+// gen_p bodies may use other layouts; their uses are lowered too. lego-to-arith keeps the round trip
+// apply_inverse(apply(i, j)) (lowering-form.md §2: no shortcut); lego-lower folds it to (i, j).
 // CHECK-LABEL: func.func @nested_use
 // CHECK-NOT: lego.
+// CHECK: arith.divui
+// CHECK: arith.remui
 // CHECK: return
 // FOLDED-LABEL: func.func @nested_use
 // FOLDED-SAME: (%[[I:.*]]: index, %[[J:.*]]: index)

@@ -8,8 +8,7 @@
 // RUN: lego-opt %s --split-input-file --pass-pipeline='builtin.module(lego-to-arith{assume-bounds=true}, lego-materialize-assume-bounds{cleanup=true only-layout-contract=true})' | FileCheck %s --check-prefix=DROP
 // lego-lower uses the facts and leaves none of its own behind.
 // RUN: lego-opt %s --split-input-file --lego-lower | FileCheck %s --check-prefix=LOWER
-// Without the facts the simplifier cannot read B⁻¹ over a symbolic size as unsigned division (x might be
-// ≥ 2^63, where affine's signed floor division differs): the affine op stays.
+// Without the facts the output is plain unsigned arithmetic too (no affine op in any case).
 // RUN: lego-opt %s --split-input-file --pass-pipeline='builtin.module(lego-to-arith, canonicalize, cse, lego-arith-simplification)' | FileCheck %s --check-prefix=NOFACTS
 
 // PLAIN-NOT: lego.layout_contract
@@ -17,20 +16,20 @@
 
 // CHECK-LABEL: func.func @apply
 // CHECK-SAME: (%[[I:.*]]: index, %[[J:.*]]: index, %[[N:.*]]: index)
+// CHECK-DAG: %[[C8:.*]] = arith.constant 8 : index
 // CHECK: "lego.assume_bounds"(%[[I]], %[[N]]) {lego.layout_contract, operandSegmentSizes = array<i32: 1, 0, 1>}
-// CHECK: %[[C8:.*]] = arith.constant 8 : index
 // CHECK: "lego.assume_bounds"(%[[J]], %[[C8]]) {lego.layout_contract, operandSegmentSizes = array<i32: 1, 0, 1>}
 // The constant index gets no fact.
 // CHECK-NOT: lego.assume_bounds
-// CHECK: affine.linearize_index
+// CHECK: arith.muli %[[I]], %[[C8]]
 // DROP-LABEL: func.func @apply
 // DROP-NOT: lego.layout_contract
 // DROP: lego.assume_bounds %{{.*}} ub : %{{.*}}
 // DROP-NOT: lego.layout_contract
 // DROP: return
+// lego-lower consumes the user's fact as well (lowering-form.md §3).
 // LOWER-LABEL: func.func @apply
-// LOWER: lego.assume_bounds %{{.*}} ub : %{{.*}}
-// LOWER-NOT: lego.layout_contract
+// LOWER-NOT: lego.
 // LOWER: return
 func.func @apply(%i: index, %j: index, %n: index) -> (index, index) {
   %c4 = arith.constant 4 : index
@@ -47,12 +46,12 @@ func.func @apply(%i: index, %j: index, %n: index) -> (index, index) {
 // apply_inverse: flat < n·8 (a symbolic size), flat < 10 for an expand_by [10] to [16].
 // CHECK-LABEL: func.func @inverse
 // CHECK-SAME: (%[[X:.*]]: index, %[[N:.*]]: index, %[[Y:.*]]: index)
+// CHECK-DAG: %[[C10:.*]] = arith.constant 10 : index
 // CHECK: %[[SIZE:.*]] = arith.muli %[[N]], %{{.*}} : index
 // CHECK: "lego.assume_bounds"(%[[X]], %[[SIZE]]) {lego.layout_contract
-// CHECK: affine.delinearize_index %[[X]]
-// CHECK: %[[C10:.*]] = arith.constant 10 : index
+// CHECK: arith.divui %[[X]], %{{.*}} : index
 // CHECK: "lego.assume_bounds"(%[[Y]], %[[C10]]) {lego.layout_contract
-// With x < 2^63 and x < n·8, B⁻¹ is a shift and a mask; expand_by's inverse likewise.
+// (x div 8, x mod 8) is a shift and a mask; expand_by's inverse likewise.
 // LOWER-LABEL: func.func @inverse
 // LOWER-SAME: (%[[X:.*]]: index, %[[N:.*]]: index, %[[Y:.*]]: index)
 // LOWER-NOT: lego.
@@ -66,7 +65,9 @@ func.func @apply(%i: index, %j: index, %n: index) -> (index, index) {
 // LOWER-DAG: %[[A:.*]] = arith.shrui %[[Y]], %[[C2]] : index
 // LOWER: return %[[I]], %[[J]], %[[A]], %[[B]]
 // NOFACTS-LABEL: func.func @inverse
-// NOFACTS: affine.delinearize_index %{{.*}} into (%{{.*}}, 8)
+// NOFACTS-NOT: affine.
+// NOFACTS: arith.divui %{{.*}}, %{{.*}} : index
+// NOFACTS: arith.remui %{{.*}}, %{{.*}} : index
 func.func @inverse(%x: index, %n: index, %y: index) -> (index, index, index, index) {
   %l = lego.row [%n, 8] : !lego.layout
   %i, %j = lego.apply_inverse %l(%x) : !lego.layout -> index, index
@@ -81,9 +82,9 @@ func.func @inverse(%x: index, %n: index, %y: index) -> (index, index, index, ind
 // load / store through a view: the view's layout bounds the element indices.
 // CHECK-LABEL: func.func @view
 // CHECK-SAME: (%[[M:.*]]: memref<32xf32>, %[[I:.*]]: index, %[[J:.*]]: index)
-// CHECK: %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG: %[[C8:.*]] = arith.constant 8 : index
 // CHECK: "lego.assume_bounds"(%[[I]], %[[C4]]) {lego.layout_contract
-// CHECK: %[[C8:.*]] = arith.constant 8 : index
 // CHECK: "lego.assume_bounds"(%[[J]], %[[C8]]) {lego.layout_contract
 // CHECK: memref.load
 // CHECK: "lego.assume_bounds"(%[[J]], %{{.*}}) {lego.layout_contract
@@ -103,22 +104,22 @@ func.func @view(%m: memref<32xf32>, %i: index, %j: index) {
 // -----
 
 // An apply feeding another (a tile's position in a padded shared-memory row, as in
-// examples/transpose-smem.mlir): the computed index gets its fact too, and that use does not stop
-// lego-lower from folding the two linearizations into plain arithmetic.
+// examples/transpose-smem.mlir): the computed index gets its fact too. Expanded, k + 33·u + 264·t costs as
+// much as the lowering's (u + t·8)·33 + k, so lego-lower keeps the lego-to-arith form (lowering-form.md §3),
+// strength-reduced.
 // CHECK-LABEL: func.func @nested
-// CHECK: %[[R:.*]] = affine.linearize_index disjoint [%{{.*}}, %{{.*}}] by (4, 8)
-// CHECK: %[[C32:.*]] = arith.constant 32 : index
+// CHECK-DAG: %[[C32:.*]] = arith.constant 32 : index
+// CHECK: %[[R:.*]] = arith.addi %{{.*}}, %{{.*}} : index
 // CHECK: "lego.assume_bounds"(%[[R]], %[[C32]]) {lego.layout_contract
 // LOWER-LABEL: func.func @nested
 // LOWER-SAME: (%[[T:.*]]: index, %[[U:.*]]: index, %[[K:.*]]: index)
-// LOWER-NOT: affine.
-// LOWER-DAG: %[[C264:.*]] = arith.constant 264 : index
+// LOWER-DAG: %[[C3:.*]] = arith.constant 3 : index
 // LOWER-DAG: %[[C33:.*]] = arith.constant 33 : index
-// LOWER-DAG: %[[A:.*]] = arith.muli %[[T]], %[[C264]] : index
-// LOWER-DAG: %[[B:.*]] = arith.muli %[[U]], %[[C33]] : index
-// LOWER: %[[S:.*]] = arith.addi %[[A]], %[[B]] : index
-// LOWER: %[[F:.*]] = arith.addi %[[S]], %[[K]] : index
-// LOWER: return %[[F]] : index
+// LOWER: %[[A:.*]] = arith.shli %[[T]], %[[C3]] : index
+// LOWER-NEXT: %[[R:.*]] = arith.addi %[[U]], %[[A]] : index
+// LOWER-NEXT: %[[B:.*]] = arith.muli %[[R]], %[[C33]] : index
+// LOWER-NEXT: %[[F:.*]] = arith.addi %[[K]], %[[B]] : index
+// LOWER-NEXT: return %[[F]] : index
 func.func @nested(%t: index, %u: index, %k: index) -> index {
   %inner = lego.row [4, 8] : !lego.layout
   %r = lego.apply %inner(%t, %u) : !lego.layout

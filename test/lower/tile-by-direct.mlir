@@ -51,7 +51,7 @@ func.func @identity_shortcut(%i: index, %j: index, %n: index) -> index {
 // Twin: a different SSA value (%arg3) for the tile dim is not the shortcut: lego-to-arith splits the coordinate
 // over the blocks' dims (lego-lower's simplifier then proves the split away: c = i·8 + j with j < 8).
 // CHECK-LABEL: func.func @not_identity(
-// ARITH: affine.delinearize_index
+// ARITH: arith.divui
 // CHECK: return
 func.func @not_identity(%i: index, %j: index, %n: index, %m: index) -> index {
   %r = lego.row [%n] : !lego.layout

@@ -5,9 +5,13 @@
 // A rank-1 memref is indexed by the flat position apply(layout, indices).
 // CHECK-LABEL: func.func @rank1
 // CHECK-SAME: (%[[M:.*]]: memref<32xf32>, %[[I:.*]]: index, %[[J:.*]]: index, %[[X:.*]]: f32)
-// CHECK-NEXT: %[[F:.*]] = affine.linearize_index disjoint [%[[J]], %[[I]]] by (8, 4) : index
+// col [4, 8] (i, j) = i + j·4.
+// CHECK-NEXT: %[[C4:.*]] = arith.constant 4 : index
+// CHECK-NEXT: %[[S:.*]] = arith.muli %[[J]], %[[C4]] : index
+// CHECK-NEXT: %[[F:.*]] = arith.addi %[[I]], %[[S]] : index
 // CHECK-NEXT: memref.store %[[X]], %[[M]][%[[F]]] : memref<32xf32>
-// CHECK-NEXT: %[[G:.*]] = affine.linearize_index disjoint [%[[I]], %[[J]]] by (8, 4) : index
+// CHECK-NEXT: %[[T:.*]] = arith.muli %[[I]], %[[C4]] : index
+// CHECK-NEXT: %[[G:.*]] = arith.addi %[[J]], %[[T]] : index
 // CHECK-NEXT: %[[Y:.*]] = memref.load %[[M]][%[[G]]] : memref<32xf32>
 // CHECK-NEXT: return %[[Y]]
 func.func @rank1(%m: memref<32xf32>, %i: index, %j: index, %x: f32) -> f32 {
@@ -21,9 +25,14 @@ func.func @rank1(%m: memref<32xf32>, %i: index, %j: index, %x: f32) -> f32 {
 // A higher-rank memref is indexed by B⁻¹(shape, flat).
 // CHECK-LABEL: func.func @rank2
 // CHECK-SAME: (%[[M:.*]]: memref<4x8xf16>, %[[I:.*]]: index, %[[J:.*]]: index)
-// CHECK-NEXT: %[[F:.*]] = affine.linearize_index disjoint [%[[J]], %[[I]]] by (8, 4) : index
-// CHECK-NEXT: %[[P:.*]]:2 = affine.delinearize_index %[[F]] into (4, 8) : index, index
-// CHECK-NEXT: %[[Y:.*]] = memref.load %[[M]][%[[P]]#0, %[[P]]#1] : memref<4x8xf16>
+// The flat i + j·4, unflattened over the memref's shape (4, 8): (f div 8, f mod 8).
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG: %[[C8:.*]] = arith.constant 8 : index
+// CHECK: %[[S:.*]] = arith.muli %[[J]], %[[C4]] : index
+// CHECK-NEXT: %[[F:.*]] = arith.addi %[[I]], %[[S]] : index
+// CHECK-NEXT: %[[P0:.*]] = arith.divui %[[F]], %[[C8]] : index
+// CHECK-NEXT: %[[P1:.*]] = arith.remui %[[F]], %[[C8]] : index
+// CHECK-NEXT: %[[Y:.*]] = memref.load %[[M]][%[[P0]], %[[P1]]] : memref<4x8xf16>
 // CHECK-NEXT: return %[[Y]]
 func.func @rank2(%m: memref<4x8xf16>, %i: index, %j: index) -> f16 {
   %l = lego.col [4, 8] : !lego.layout
@@ -35,11 +44,13 @@ func.func @rank2(%m: memref<4x8xf16>, %i: index, %j: index) -> f16 {
 // Dynamic extents come from memref.dim (emitted first).
 // CHECK-LABEL: func.func @dynamic
 // CHECK-SAME: (%[[M:.*]]: memref<?x?xi32>, %[[N:.*]]: index, %[[I:.*]]: index, %[[J:.*]]: index)
-// CHECK: %[[D0:.*]] = memref.dim %[[M]], %{{.*}} : memref<?x?xi32>
+// Only the inner extent is a divisor (the outermost size never enters an unflatten): one memref.dim.
 // CHECK: %[[D1:.*]] = memref.dim %[[M]], %{{.*}} : memref<?x?xi32>
-// CHECK-NEXT: %[[F:.*]] = affine.linearize_index disjoint [%[[I]], %[[J]]] by (%[[N]], 8) : index
-// CHECK-NEXT: %[[P:.*]]:2 = affine.delinearize_index %[[F]] into (%[[D0]], %[[D1]]) : index, index
-// CHECK-NEXT: memref.load %[[M]][%[[P]]#0, %[[P]]#1] : memref<?x?xi32>
+// CHECK-NEXT: %[[S:.*]] = arith.muli %[[I]], %{{.*}} : index
+// CHECK-NEXT: %[[F:.*]] = arith.addi %[[J]], %[[S]] : index
+// CHECK-NEXT: %[[P0:.*]] = arith.divui %[[F]], %[[D1]] : index
+// CHECK-NEXT: %[[P1:.*]] = arith.remui %[[F]], %[[D1]] : index
+// CHECK-NEXT: memref.load %[[M]][%[[P0]], %[[P1]]] : memref<?x?xi32>
 func.func @dynamic(%m: memref<?x?xi32>, %n: index, %i: index, %j: index) -> i32 {
   %l = lego.row [%n, 8] : !lego.layout
   %v = lego.cast_view %m, %l : memref<?x?xi32>, !lego.layout -> !lego.view<i32>
@@ -52,7 +63,8 @@ func.func @dynamic(%m: memref<?x?xi32>, %n: index, %i: index, %j: index) -> i32 
 // CHECK-LABEL: func.func private @scale
 // CHECK-SAME: (%[[M:.*]]: memref<?xf32>, %[[N:.*]]: index, %[[I:.*]]: index, %[[J:.*]]: index)
 // CHECK-NEXT: %[[C4:.*]] = arith.constant 4 : index
-// CHECK-NEXT: %[[F:.*]] = affine.linearize_index disjoint [%[[I]], %[[J]]] by (%[[N]], %[[C4]]) : index
+// CHECK-NEXT: %[[S:.*]] = arith.muli %[[I]], %[[C4]] : index
+// CHECK-NEXT: %[[F:.*]] = arith.addi %[[J]], %[[S]] : index
 // CHECK-NEXT: memref.load %[[M]][%[[F]]] : memref<?xf32>
 // CHECK: memref.store %{{.*}}, %[[M]][%{{.*}}] : memref<?xf32>
 func.func private @scale(%v: !lego.view<f32>, %i: index, %j: index) {
@@ -81,8 +93,10 @@ func.func @caller(%a: memref<?xf32>, %b: memref<?xf32>, %n: index, %m: index, %i
 
 // CHECK-LABEL: func.func private @inner
 // CHECK-SAME: (%[[M:.*]]: memref<15xi32>, %[[X:.*]]: index) -> index
-// CHECK-NEXT: %[[F:.*]] = affine.linearize_index disjoint [%[[X]], %[[X]]] by (5, 3) : index
-// CHECK-NEXT: %[[C14:.*]] = arith.constant 14 : index
+// CHECK-DAG: %[[C3:.*]] = arith.constant 3 : index
+// CHECK-DAG: %[[C14:.*]] = arith.constant 14 : index
+// CHECK: %[[S:.*]] = arith.muli %[[X]], %[[C3]] : index
+// CHECK-NEXT: %[[F:.*]] = arith.addi %[[X]], %[[S]] : index
 // CHECK-NEXT: %[[P:.*]] = arith.subi %[[C14]], %[[F]] : index
 // CHECK-NEXT: memref.load %[[M]][%[[P]]] : memref<15xi32>
 func.func private @inner(%l: !lego.layout, %v: !lego.view<i32>, %x: index) -> index {

@@ -3,6 +3,7 @@
 // RUN: lego-opt %s --lego-to-arith --canonicalize | FileCheck %s
 // RUN: lego-opt %s --lego-normalization --lego-to-arith --canonicalize | FileCheck %s
 // RUN: lego-opt %s --pass-pipeline='builtin.module(lego-normalization, lego-to-arith, canonicalize)' | FileCheck %s
+// RUN: lego-opt %s --lego-lower | FileCheck %s --check-prefix=LOWER
 
 // Paper Fig. 2: group_by [6, 4](order_by(reg_p perm [1, 0] dims [2, 2], rev(3, 2))).
 // apply(4, 1): x = B([6,4], (4,1)) = 17; B⁻¹([2,2,3,2], 17) = (1,0,2,1); reg_p(1,0) = B([2,2],(0,1)) = 1;
@@ -175,12 +176,24 @@ func.func @row_col() -> (index, index, index, index, index, index) {
   return %fr, %fc, %ri, %rj, %ci, %cj : index, index, index, index, index, index
 }
 
-// Round trips with symbolic inputs fold away entirely: apply(inv(x)) = x and inv(apply(i, j)) = (i, j)
-// (the canonical B/B⁻¹ pairs cancel upstream).
+// Round trips with symbolic inputs stay in lego-to-arith's output (lowering-form.md §2: no shortcut):
+// apply(inv(x)) = (x div 8)·8 + x mod 8 and inv(apply(i, j)) = ((j + 8i) div 8, (j + 8i) mod 8); lego-lower
+// folds them away entirely (the first by rule 7, the second from the layout's input ranges j < 8).
 // CHECK-LABEL: func.func @round_trip
 // CHECK-SAME: (%[[X:.*]]: index, %[[I:.*]]: index, %[[J:.*]]: index)
-// CHECK-NOT: lego.
-// CHECK: return %[[X]], %[[I]], %[[J]] : index, index, index
+// CHECK-DAG: %[[C8:.*]] = arith.constant 8 : index
+// CHECK: %[[Q:.*]] = arith.divui %[[X]], %[[C8]] : index
+// CHECK-NEXT: %[[R:.*]] = arith.remui %[[X]], %[[C8]] : index
+// CHECK-NEXT: %[[S:.*]] = arith.muli %[[Q]], %[[C8]] : index
+// CHECK-NEXT: %[[Y:.*]] = arith.addi %[[R]], %[[S]] : index
+// CHECK-NEXT: %[[T:.*]] = arith.muli %[[I]], %[[C8]] : index
+// CHECK-NEXT: %[[F:.*]] = arith.addi %[[J]], %[[T]] : index
+// CHECK-NEXT: %[[I2:.*]] = arith.divui %[[F]], %[[C8]] : index
+// CHECK-NEXT: %[[J2:.*]] = arith.remui %[[F]], %[[C8]] : index
+// CHECK-NEXT: return %[[Y]], %[[I2]], %[[J2]] : index, index, index
+// LOWER-LABEL: func.func @round_trip
+// LOWER-SAME: (%[[X:.*]]: index, %[[I:.*]]: index, %[[J:.*]]: index)
+// LOWER-NEXT: return %[[X]], %[[I]], %[[J]] : index, index, index
 func.func @round_trip(%x: index, %i: index, %j: index) -> (index, index, index) {
   %l = lego.row [4, 8] : !lego.layout
   %a, %b = lego.apply_inverse %l(%x) : !lego.layout -> index, index

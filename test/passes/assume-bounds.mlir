@@ -1,17 +1,18 @@
-// lego-materialize-assume-bounds: lego.assume / lego.assume_bounds facts become clamps that upstream integer
-// range analysis understands (the identity whenever the fact holds); cleanup=true removes them again.
-// RUN: lego-opt %s --lego-materialize-assume-bounds | FileCheck %s --check-prefix=MAT
-// RUN: lego-opt %s --pass-pipeline='builtin.module(lego-materialize-assume-bounds, func.func(int-range-optimizations), lego-materialize-assume-bounds{cleanup=true}, canonicalize)' | FileCheck %s --check-prefix=OPT
-// RUN: lego-opt %s --lego-materialize-assume-bounds --lego-materialize-assume-bounds='cleanup=true' --canonicalize | FileCheck %s --check-prefix=ROUNDTRIP
+// lego-materialize-assume-bounds{clamp=true} (our form, lowering-form.md §6 last item): lego.assume /
+// lego.assume_bounds facts become clamps that upstream integer range analysis understands (the identity
+// whenever the fact holds); cleanup=true removes them again. The published remui form: materialize.mlir.
+// RUN: lego-opt %s --lego-materialize-assume-bounds='clamp=true' | FileCheck %s --check-prefix=MAT
+// RUN: lego-opt %s --pass-pipeline='builtin.module(lego-materialize-assume-bounds{clamp=true}, func.func(int-range-optimizations), lego-materialize-assume-bounds{cleanup=true clamp=true}, canonicalize)' | FileCheck %s --check-prefix=OPT
+// RUN: lego-opt %s --lego-materialize-assume-bounds='clamp=true' --lego-materialize-assume-bounds='cleanup=true clamp=true' --canonicalize | FileCheck %s --check-prefix=ROUNDTRIP
 
 // MAT-LABEL: func.func @bounds
 // MAT-SAME: (%[[X:.*]]: index, %[[N:.*]]: index)
+// MAT-DAG: %[[C15:.*]] = arith.constant 15 : index
 // The use before the assumption keeps the unclamped value.
 // MAT: arith.addi %[[X]], %{{.*}} : index
 // MAT: lego.assume_bounds %[[X]] ub : %[[C16:.*]]
-// MAT: %[[ONE:.*]] = arith.constant {lego.assumed_bound} 1 : index
-// MAT: %[[HI:.*]] = arith.subi %[[C16]], %[[ONE]] {lego.assumed_bound} : index
-// MAT: %[[XC:.*]] = arith.minui %[[X]], %[[HI]] {lego.assumed_bound} : index
+// The clamp's bound 16 − 1 is folded by the clean-up (a constant 15, hoisted).
+// MAT: %[[XC:.*]] = arith.minui %[[X]], %[[C15]] {lego.assumed_bound} : index
 // MAT: arith.cmpi ult, %[[XC]], %[[C16]] : index
 // MAT: arith.divui %[[XC]], %[[C16]] : index
 // MAT: lego.assume

@@ -9,12 +9,13 @@
 // CHECK-DAG: %[[C15:.*]] = arith.constant 15 : index
 // CHECK-DAG: %[[C9:.*]] = arith.constant 9 : index
 // CHECK-DAG: %[[C5:.*]] = arith.constant 5 : index
-// CHECK-DAG: %[[A:.*]] = arith.shli %[[TI]], %[[C15]] : index
-// CHECK-DAG: %[[B:.*]] = arith.shli %[[I]], %[[C9]] : index
-// CHECK-DAG: %[[C:.*]] = arith.shli %[[TK]], %[[C5]] : index
-// CHECK-DAG: %[[S1:.*]] = arith.addi
-// CHECK-DAG: %[[S2:.*]] = arith.addi
-// CHECK-DAG: %[[S3:.*]] = arith.addi %{{.*}}, %[[K]] : index
+// In the lowering's order (lowering-form.md §3): innermost index first, each scaled term the addi's RHS.
+// CHECK: %[[C:.*]] = arith.shli %[[TK]], %[[C5]] : index
+// CHECK-NEXT: %[[S1:.*]] = arith.addi %[[K]], %[[C]] : index
+// CHECK-NEXT: %[[B:.*]] = arith.shli %[[I]], %[[C9]] : index
+// CHECK-NEXT: %[[S2:.*]] = arith.addi %[[S1]], %[[B]] : index
+// CHECK-NEXT: %[[A:.*]] = arith.shli %[[TI]], %[[C15]] : index
+// CHECK-NEXT: %[[S3:.*]] = arith.addi %[[S2]], %[[A]] : index
 // CHECK-NOT: arith.divui
 // CHECK-NOT: arith.remui
 // CHECK-NOT: arith.muli

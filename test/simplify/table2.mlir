@@ -117,10 +117,14 @@ func.func @rule2_div_partial(%q: index, %r: index) -> index {
 
 // -----
 
-// Not fired: d may be zero (x udiv 0 is not q + r udiv 0).
+// Fired although d may be zero: division by zero is undefined (semantics.md), so d ≠ 0 wherever the program
+// divides by d, and q·d + r < 64·16 + 16 does not wrap: (q·d + r) div d → q + r div d.
 // CHECK-LABEL: func.func @rule2_div_maybe_zero
-// CHECK: arith.muli
-// CHECK: arith.divui
+// CHECK-SAME: (%[[Q:.*]]: index, %[[R:.*]]: index, %[[D:.*]]: index)
+// CHECK-NOT: arith.muli
+// CHECK: %[[T:.*]] = arith.divui %[[R]], %[[D]] : index
+// CHECK: %[[S:.*]] = arith.addi %[[Q]], %[[T]] : index
+// CHECK: return %[[S]]
 func.func @rule2_div_maybe_zero(%q: index, %r: index, %d: index) -> index {
   %c16 = arith.constant 16 : index
   %c64 = arith.constant 64 : index
@@ -153,10 +157,13 @@ func.func @rule3(%x: index, %d: index) -> index {
 
 // -----
 
-// Not fired: d may be 0 (then x urem 0 = x and x udiv 0 = 2^64 − 1).
+// Fired on bare arguments: d may be 0, but division by zero is undefined, so x remui d < d wherever the
+// program divides by d: (x mod d) div d → 0.
 // CHECK-LABEL: func.func @rule3_maybe_zero
-// CHECK: arith.remui
-// CHECK: arith.divui
+// CHECK: %[[Z:.*]] = arith.constant 0 : index
+// CHECK-NOT: arith.remui
+// CHECK-NOT: arith.divui
+// CHECK: return %[[Z]]
 func.func @rule3_maybe_zero(%x: index, %d: index) -> index {
   %m = arith.remui %x, %d : index
   %q = arith.divui %m, %d : index

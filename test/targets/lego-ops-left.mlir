@@ -31,10 +31,10 @@ func.func @obligation(%i: index) -> index {
   return %f : index
 }
 
-// lego-lower alone keeps the user's fact (it is the user's IR) and drops only its own.
-// LOWER: lego.assume_bounds %{{.*}} ub : %{{.*}}
-// LOWER-NOT: lego.layout_contract
+// lego-lower consumes the user's fact too (lowering-form.md §3: no lego op is left).
+// LOWER-NOT: lego.
 // LOWER: gpu.launch
+// LOWER-NOT: lego.
 // The GPU pipeline removes it.
 // GPU-NOT: lego.
 // GPU: gpu.binary

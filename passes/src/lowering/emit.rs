@@ -1,13 +1,11 @@
 //! The two generators of the lowering, recursive over the layout constructors (semantics.md):
 //! [`emit_apply`] (logical index → flat) and [`emit_inverse`] (flat → logical index).
 //!
-//! `B` / `B⁻¹` are emitted as `affine.linearize_index` / `affine.delinearize_index`, so upstream
-//! canonicalization folds constants and cancels inverse pairs (`linearize(delinearize(x)) = x`, and
-//! `delinearize(linearize disjoint(i⃗)) = i⃗`); `affine-expand-index-ops` turns what is left into `arith`.
-//! Linearizations carry their outer bound and `disjoint` — assertions that each index is below its size,
-//! which upstream folds rely on — wherever that holds for every in-range input of the layout (semantics.md
-//! leaves out-of-range inputs unspecified): everywhere except the "is it inside `n⃗`?" candidate of
-//! `expand_by`, whose indices may exceed `n⃗` before the select throws the value away.
+//! The output is the published op form of lowering-form.md §2: plain unsigned `arith` (`muli`, `addi`,
+//! `divui`, `remui`), `B` / `B⁻¹` as [`Builder::flatten`] / [`Builder::unflatten`], order_by by Horner's rule
+//! and its inverse remui-then-divui block by block, group_by with its round trips (`lego-lower` removes them),
+//! gen_p bodies cloned. Folding, constant uniquing and dead-op erasure are left to the clean-up the pass ends
+//! with ([`crate::cleanup::greedy_cleanup`]).
 
 use super::ir::{defining_op, region_ops, Builder, Located, Result, ValueMap};
 use lego_dialect::ops::{layout_op, yielded_values, Dim, LayoutOp, REGION_TERMINATOR};
@@ -120,17 +118,17 @@ pub fn emit_apply<'c, 'a>(
     match node(b, site, layout)? {
         LayoutOp::Row { dims } => {
             check_rank(b, site, indices.len(), dims.len(), "indices")?;
-            Ok(b.linearize(indices, &dims, true))
+            Ok(b.flatten(indices, &dims))
         }
         LayoutOp::Col { dims } => {
             check_rank(b, site, indices.len(), dims.len(), "indices")?;
             let order: Vec<usize> = (0..dims.len()).rev().collect();
-            Ok(b.linearize(&gather(indices, &order), &gather(&dims, &order), true))
+            Ok(b.flatten(&gather(indices, &order), &gather(&dims, &order)))
         }
         LayoutOp::RegP { perm, dims } => {
             check_rank(b, site, indices.len(), dims.len(), "indices")?;
             let order = permutation(b, site, &perm, dims.len())?;
-            Ok(b.linearize(&gather(indices, &order), &gather(&dims, &order), true))
+            Ok(b.flatten(&gather(indices, &order), &gather(&dims, &order)))
         }
         LayoutOp::GenP { dims, apply, .. } => {
             check_rank(b, site, indices.len(), dims.len(), "indices")?;
@@ -144,8 +142,8 @@ pub fn emit_apply<'c, 'a>(
             }
         }
         LayoutOp::OrderBy { objects } => {
-            let mut parts = Vec::with_capacity(objects.len());
-            let mut sizes = Vec::with_capacity(objects.len());
+            // Horner: acc = addi(muli(acc, numel(P)), apply(P, slice)) block by block.
+            let mut accumulator: Option<Value> = None;
             let mut offset = 0;
             for object in objects {
                 let dims = logical_dims(b, site, object)?;
@@ -155,19 +153,29 @@ pub fn emit_apply<'c, 'a>(
                     );
                 };
                 offset += dims.len();
-                sizes.push(b.layout_size(object, &dims));
-                parts.push(emit_apply(b, site, object, slice)?);
+                let scaled = match accumulator {
+                    None => None,
+                    Some(accumulated) => match b.product(&dims) {
+                        Dim::Static(1) => Some(accumulated),
+                        numel => Some(b.binary("arith.muli", accumulated, b.size(&numel))),
+                    },
+                };
+                let part = emit_apply(b, site, object, slice)?;
+                accumulator = Some(match scaled {
+                    None => part,
+                    Some(scaled) => b.binary("arith.addi", scaled, part),
+                });
             }
             check_rank(b, site, indices.len(), offset, "indices")?;
-            Ok(b.linearize(&parts, &sizes, true))
+            accumulator.ok_or_else(|| site.error(b, "cannot be lowered: order_by without objects"))
         }
         LayoutOp::GroupBy { dims, objects } => {
             check_rank(b, site, indices.len(), dims.len(), "indices")?;
             // Objects run last to first: x = apply(O, B⁻¹(dims(O), x)).
-            let mut flat = b.linearize(indices, &dims, true);
+            let mut flat = b.flatten(indices, &dims);
             for object in objects.iter().rev() {
                 let object_dims = logical_dims(b, site, *object)?;
-                let unflat = b.delinearize(flat, &object_dims);
+                let unflat = b.unflatten(flat, &object_dims);
                 flat = emit_apply(b, site, *object, &unflat)?;
             }
             Ok(flat)
@@ -176,8 +184,8 @@ pub fn emit_apply<'c, 'a>(
         LayoutOp::ExpandBy { inner, dims, to_dims } => {
             check_expand(b, site, &dims, &to_dims)?;
             let flat = emit_apply(b, site, inner, indices)?;
-            let expanded = b.delinearize(flat, &to_dims);
-            let candidate = b.linearize(&expanded, &dims, false);
+            let expanded = b.unflatten(flat, &to_dims);
+            let candidate = b.flatten(&expanded, &dims);
             // j_k < n_k for every k whose n_k is not syntactically m_k (there B⁻¹ already bounds j_k).
             let mut inside: Option<Value> = None;
             for ((j, n), m) in expanded.iter().zip(&dims).zip(&to_dims) {
@@ -206,16 +214,16 @@ pub fn emit_inverse<'c, 'a>(
     flat: Value<'c, 'a>,
 ) -> Result<'c, Vec<Value<'c, 'a>>> {
     match node(b, site, layout)? {
-        LayoutOp::Row { dims } => Ok(b.delinearize(flat, &dims)),
+        LayoutOp::Row { dims } => Ok(b.unflatten(flat, &dims)),
         LayoutOp::Col { dims } => {
             let order: Vec<usize> = (0..dims.len()).rev().collect();
-            let mut physical = b.delinearize(flat, &gather(&dims, &order));
+            let mut physical = b.unflatten(flat, &gather(&dims, &order));
             physical.reverse();
             Ok(physical)
         }
         LayoutOp::RegP { perm, dims } => {
             let order = permutation(b, site, &perm, dims.len())?;
-            let physical = b.delinearize(flat, &gather(&dims, &order));
+            let physical = b.unflatten(flat, &gather(&dims, &order));
             // result[σ_k] = phys[k]
             let mut logical = physical.clone();
             for (k, &target) in order.iter().enumerate() {
@@ -235,16 +243,23 @@ pub fn emit_inverse<'c, 'a>(
             Ok(yielded)
         }
         LayoutOp::OrderBy { objects } => {
-            let mut sizes = Vec::with_capacity(objects.len());
-            for object in &objects {
-                sizes.push(b.layout_size(*object, &logical_dims(b, site, *object)?));
+            // Blocks last to first: inner = remui(f, numel(P)), f = divui(f, numel(P)), inverse(P, inner) —
+            // the outermost block too gets its remui (its divui is dead and goes in the clean-up).
+            let mut pieces: Vec<Vec<Value>> = Vec::with_capacity(objects.len());
+            let mut current = flat;
+            for object in objects.iter().rev() {
+                let numel = b.product(&logical_dims(b, site, *object)?);
+                let (inner, rest) = match numel {
+                    Dim::Static(1) => (b.constant(0), current),
+                    numel => {
+                        let numel = b.size(&numel);
+                        (b.binary("arith.remui", current, numel), b.binary("arith.divui", current, numel))
+                    }
+                };
+                current = rest;
+                pieces.push(emit_inverse(b, site, *object, inner)?);
             }
-            let pieces = b.delinearize(flat, &sizes);
-            let mut logical = Vec::new();
-            for (object, piece) in objects.iter().zip(pieces) {
-                logical.extend(emit_inverse(b, site, *object, piece)?);
-            }
-            Ok(logical)
+            Ok(pieces.into_iter().rev().flatten().collect())
         }
         LayoutOp::GroupBy { dims, objects } => {
             // Objects run first to last: x = B(dims(O), inv(O, x)).
@@ -252,16 +267,16 @@ pub fn emit_inverse<'c, 'a>(
             for object in &objects {
                 let object_dims = logical_dims(b, site, *object)?;
                 let unflat = emit_inverse(b, site, *object, current)?;
-                current = b.linearize(&unflat, &object_dims, true);
+                current = b.flatten(&unflat, &object_dims);
             }
-            Ok(b.delinearize(current, &dims))
+            Ok(b.unflatten(current, &dims))
         }
         LayoutOp::TileBy { inner, levels } => super::tile_by::emit_inverse_tile_by(b, site, inner, levels, flat),
         LayoutOp::ExpandBy { inner, dims, to_dims } => {
             check_expand(b, site, &dims, &to_dims)?;
             // inv(L, B(m⃗, B⁻¹(n⃗, x)))
-            let compact = b.delinearize(flat, &dims);
-            let expanded = b.linearize(&compact, &to_dims, true);
+            let compact = b.unflatten(flat, &dims);
+            let expanded = b.flatten(&compact, &to_dims);
             emit_inverse(b, site, inner, expanded)
         }
     }
@@ -327,14 +342,14 @@ pub fn inverse_domain_size<'c, 'a>(
     site: &Site,
     layout: Value<'c, 'a>,
 ) -> Result<'c, Option<Dim<'c, 'a>>> {
-    let (dims, expand) = match node(b, site, layout)? {
-        LayoutOp::ExpandBy { dims, .. } => (dims, true),
-        _ => (logical_dims(b, site, layout)?, false),
+    let dims = match node(b, site, layout)? {
+        LayoutOp::ExpandBy { dims, .. } => dims,
+        _ => logical_dims(b, site, layout)?,
     };
     if dims.iter().all(|dim| matches!(dim, Dim::Static(_))) && lego_dialect::ops::known_product(&dims).is_none() {
         return Ok(None);
     }
-    Ok(Some(if expand { b.product(&dims) } else { b.layout_size(layout, &dims) }))
+    Ok(Some(b.product(&dims)))
 }
 
 fn check_expand<'c>(b: &Builder<'_, 'c, '_>, site: &Site, dims: &[Dim], to_dims: &[Dim]) -> Result<'c, ()> {

@@ -1,15 +1,14 @@
-//! Small IR-editing helpers shared by the lowering passes: an insertion point that builds `arith` / `affine`
-//! / `memref` ops before an anchor op, value replacement, op erasure, use queries, and cloning of ops with
+//! Small IR-editing helpers shared by the lowering passes: an insertion point that builds `arith` / `memref`
+//! ops before an anchor op, value replacement, op erasure, use queries, and cloning of ops with
 //! their operands remapped (gen_p region inlining, rebuilding a layout in a callee).
 //!
 //! melior exposes most of this only on mutable references; the passes own the IR they rewrite, so the raw C
 //! API is used directly where that is simpler. Every unsafe call takes handles obtained from live IR.
 
-use lego_dialect::ops::{walk_ops, Dim, DYNAMIC};
+use lego_dialect::ops::{walk_ops, Dim};
 use melior::{
     ir::{
-        attribute::AttributeLike,
-        attribute::{DenseI32ArrayAttribute, DenseI64ArrayAttribute, IntegerAttribute},
+        attribute::IntegerAttribute,
         block::BlockLike,
         operation::{OperationBuilder, OperationLike},
         r#type::IntegerType,
@@ -18,7 +17,7 @@ use melior::{
     },
     Context,
 };
-use std::{cell::RefCell, collections::HashMap};
+use std::collections::HashMap;
 
 /// A failure at a location, reported as an MLIR error diagnostic there.
 #[derive(Clone, Debug)]
@@ -43,61 +42,24 @@ pub type Result<'c, T> = std::result::Result<T, Located<'c>>;
 /// `arith.cmpi` predicate `ult`.
 const CMPI_ULT: i64 = 6;
 
-/// State shared by the builders of one pass run.
-///
-/// - Ops the C API cannot create with all their properties, cloned from parsed copies: the `disjoint`
-///   property of `affine.linearize_index` is a pure property (`UnitProp`), which neither an attribute given
-///   at creation nor `mlirOperationSetInherentAttributeByName` sets.
-/// - The element counts of layouts with symbolic sizes, computed once per layout value, right before the op
-///   that builds it (see [`Builder::layout_size`]).
-pub struct Shared<'c> {
-    /// Owns the template ops (their operands are the block arguments of a function in it).
-    _module: melior::ir::Module<'c>,
-    linearize_disjoint: mlir_sys::MlirOperation,
-    sizes: RefCell<HashMap<usize, mlir_sys::MlirValue>>,
-}
-
-const TEMPLATES: &str = "func.func private @lego_templates(%a: index, %b: index) -> index {
-  %0 = affine.linearize_index disjoint [%a, %b] by (2, 2) : index
-  return %0 : index
-}";
-
-impl<'c> Shared<'c> {
-    /// Parses the templates in `context` (`None` only if the affine dialect is not available).
-    pub fn parse(context: &'c Context) -> Option<Self> {
-        let module = melior::ir::Module::parse(context, TEMPLATES)?;
-        let function = module.body().first_operation()?;
-        let linearize_disjoint = function.region(0).ok()?.first_block()?.first_operation()?.to_raw();
-        Some(Shared { _module: module, linearize_disjoint, sizes: RefCell::default() })
-    }
-}
-
 /// Builds ops right before `anchor`, at `location`.
+///
+/// `'s` is unused since the builders share no state any more (the affine templates are gone); it stays so
+/// that the signatures of the passes built on this type keep their shape.
 #[derive(Clone, Copy)]
 pub struct Builder<'s, 'c, 'a> {
     pub context: &'c Context,
     pub location: Location<'c>,
     block: BlockRef<'c, 'a>,
     anchor: OperationRef<'c, 'a>,
-    shared: Option<&'s Shared<'c>>,
+    _scope: std::marker::PhantomData<&'s ()>,
 }
 
 impl<'s, 'c, 'a> Builder<'s, 'c, 'a> {
     /// A builder inserting before `anchor` (which must be in a block), at `anchor`'s location. `context` is
     /// the IR's context (from a `ContextRef` the pass keeps alive for its whole run).
     pub fn before(context: &'c Context, anchor: OperationRef<'c, 'a>) -> Option<Self> {
-        Some(Builder { context, location: anchor.location(), block: anchor.block()?, anchor, shared: None })
-    }
-
-    /// Uses the run's shared state (`disjoint` linearizations, cached layout sizes).
-    pub fn with_shared<'t>(self, shared: &'t Shared<'c>) -> Builder<'t, 'c, 'a> {
-        Builder {
-            context: self.context,
-            location: self.location,
-            block: self.block,
-            anchor: self.anchor,
-            shared: Some(shared),
-        }
+        Some(Builder { context, location: anchor.location(), block: anchor.block()?, anchor, _scope: std::marker::PhantomData })
     }
 
     /// Same insertion point, other location for the new ops.
@@ -105,33 +67,9 @@ impl<'s, 'c, 'a> Builder<'s, 'c, 'a> {
         Builder { location, ..*self }
     }
 
-    /// Same shared state and location, inserting before `anchor` instead.
+    /// Same location, inserting before `anchor` instead.
     pub fn before_op(&self, anchor: OperationRef<'c, 'a>) -> Option<Builder<'s, 'c, 'a>> {
         Some(Builder { block: anchor.block()?, anchor, ..*self })
-    }
-
-    /// The element count of `layout` (whose logical dims are `dims`): a literal when all are, otherwise one
-    /// `arith.muli` chain per layout value and run, placed right before the op building `layout`.
-    ///
-    /// Placing it there (rather than at the use) keeps every size an `affine` index op refers to defined
-    /// before all the index ops of any use: upstream's linearize/delinearize cancellation (LLVM 22)
-    /// rebuilds ops at the position of the *earlier* op of a pair while reusing the later op's basis values,
-    /// and would otherwise produce IR that violates dominance.
-    pub fn layout_size(&self, layout: Value<'c, 'a>, dims: &[Dim<'c, 'a>]) -> Dim<'c, 'a> {
-        if dims.iter().all(|dim| matches!(dim, Dim::Static(_))) {
-            return self.product(dims);
-        }
-        let cached = self.shared.and_then(|shared| shared.sizes.borrow().get(&key(layout)).copied());
-        if let Some(raw) = cached {
-            // SAFETY: cached values are results of ops created in this run, which are never erased during it.
-            return Dim::Dynamic(unsafe { Value::from_raw(raw) });
-        }
-        let early = defining_op(layout).and_then(|op| self.before_op(op)).unwrap_or(*self);
-        let size = early.product(dims);
-        if let (Some(shared), Dim::Dynamic(value)) = (self.shared, size) {
-            shared.sizes.borrow_mut().insert(key(layout), value.to_raw());
-        }
-        size
     }
 
     pub fn index_type(&self) -> Type<'c> {
@@ -203,92 +141,80 @@ impl<'s, 'c, 'a> Builder<'s, 'c, 'a> {
         )
     }
 
-    /// The product of `dims` as a size: folded when every entry is a literal, `arith.muli` otherwise.
+    /// `lhs · rhs` as a size: a literal when both are (and the product fits), the other operand when one is
+    /// the literal 1, `arith.muli lhs, rhs` otherwise (operands in that order; the clean-up moves a constant
+    /// operand to the right, as MLIR's commutative folding does).
+    pub fn mul(&self, lhs: Dim<'c, 'a>, rhs: Dim<'c, 'a>) -> Dim<'c, 'a> {
+        match (lhs, rhs) {
+            (Dim::Static(x), Dim::Static(y)) if x.checked_mul(y).is_some() => Dim::Static(x * y),
+            (Dim::Static(1), other) | (other, Dim::Static(1)) => other,
+            _ => Dim::Dynamic(self.binary("arith.muli", self.size(&lhs), self.size(&rhs))),
+        }
+    }
+
+    /// The product of `dims`, left to right (`muli(muli(d0, d1), d2)`), literals folded as they meet.
     pub fn product(&self, dims: &[Dim<'c, 'a>]) -> Dim<'c, 'a> {
-        let mut literal: i64 = 1;
-        let mut dynamic: Option<Value<'c, 'a>> = None;
-        for dim in dims {
-            match dim {
-                Dim::Static(value) => literal = literal.wrapping_mul(*value),
-                Dim::Dynamic(value) => {
-                    dynamic = Some(match dynamic {
-                        None => *value,
-                        Some(accumulated) => self.binary("arith.muli", accumulated, *value),
-                    })
-                }
-            }
-        }
-        match dynamic {
-            None => Dim::Static(literal),
-            Some(value) if literal == 1 => Dim::Dynamic(value),
-            Some(value) => Dim::Dynamic(self.binary("arith.muli", value, self.constant(literal))),
-        }
+        dims.iter().fold(Dim::Static(1), |product, dim| self.mul(product, *dim))
     }
 
-    /// Splits a basis into `static_basis` (with `DYNAMIC` holes) and the SSA sizes that fill them.
-    fn basis(&self, basis: &[Dim<'c, 'a>]) -> (Attribute<'c>, Vec<Value<'c, 'a>>) {
-        let statics: Vec<i64> = basis.iter().map(|dim| if let Dim::Static(v) = dim { *v } else { DYNAMIC }).collect();
-        let dynamics = basis.iter().filter_map(|dim| if let Dim::Dynamic(v) = dim { Some(*v) } else { None }).collect();
-        (DenseI64ArrayAttribute::new(self.context, &statics).into(), dynamics)
-    }
-
-    /// `B(basis, indices)` as `affine.linearize_index [indices] by (basis)`. With `in_range`, the op gets the
-    /// outer bound and `disjoint`, which assert `0 ≤ indices_k < basis_k` (upstream folds rely on it; valid
-    /// whenever the layout's own inputs are in range); without, the outer bound is left out (it is never used
-    /// in the computation) and no range is asserted. One index is returned as is.
-    pub fn linearize(&self, indices: &[Value<'c, 'a>], basis: &[Dim<'c, 'a>], in_range: bool) -> Value<'c, 'a> {
+    /// `B(basis, indices)` in the published form (lowering-form.md §2, flatten): innermost first,
+    /// `acc = addi(acc, muli(i_k, stride_k))` with the stride the running product `n_N · n_{N−1} · …` of the
+    /// inner sizes. One index is returned as is; a stride of 1 or an accumulator of 0 emit nothing.
+    pub fn flatten(&self, indices: &[Value<'c, 'a>], basis: &[Dim<'c, 'a>]) -> Value<'c, 'a> {
+        debug_assert_eq!(indices.len(), basis.len());
         if let [single] = indices {
             return *single;
         }
-        let basis = if in_range { basis } else { &basis[1.min(basis.len())..] };
-        let (static_basis, dynamic) = self.basis(basis);
-        let segments = DenseI32ArrayAttribute::new(self.context, &[indices.len() as i32, dynamic.len() as i32]);
-        let mut operands = indices.to_vec();
-        operands.extend(dynamic);
-        let template = self.shared.map(|shared| shared.linearize_disjoint).filter(|_| in_range);
-        let Some(template) = template else {
-            return self.single(
-                OperationBuilder::new("affine.linearize_index", self.location)
-                    .add_operands(&operands)
-                    .add_attributes(&[
-                        self.named("static_basis", static_basis),
-                        self.named("operandSegmentSizes", segments.into()),
-                    ])
-                    .add_results(&[self.index_type()]),
-            );
-        };
-        // SAFETY: the template is live (owned by `Shared`); the clone is detached until inserted, and its
-        // operands and attribute-backed properties are then set consistently.
-        let op = unsafe {
-            let op = self.insert(Operation::from_raw(mlir_sys::mlirOperationClone(template)));
-            let raw: Vec<mlir_sys::MlirValue> = operands.iter().map(|value| value.to_raw()).collect();
-            mlir_sys::mlirOperationSetOperands(op.to_raw(), raw.len() as isize, raw.as_ptr());
-            for (name, attribute) in [("static_basis", static_basis), ("operandSegmentSizes", segments.into())] {
-                let name = melior::StringRef::new(name);
-                mlir_sys::mlirOperationSetInherentAttributeByName(op.to_raw(), name.to_raw(), attribute.to_raw());
+        let mut accumulator: Option<Value<'c, 'a>> = None;
+        let mut stride = Dim::Static(1);
+        for k in (0..indices.len()).rev() {
+            let term = match stride {
+                Dim::Static(1) => indices[k],
+                _ => self.binary("arith.muli", indices[k], self.size(&stride)),
+            };
+            accumulator = Some(match accumulator {
+                None => term,
+                Some(accumulated) => self.binary("arith.addi", accumulated, term),
+            });
+            if k > 0 {
+                stride = self.mul(stride, basis[k]);
             }
-            mlir_sys::mlirOperationSetLocation(op.to_raw(), self.location.to_raw());
-            op
-        };
-        first_result(op)
+        }
+        accumulator.unwrap_or_else(|| self.constant(0))
     }
 
-    /// `B⁻¹(basis, flat)` as `affine.delinearize_index flat into (basis)`, with the outer bound (asserting
-    /// `flat < Π basis`, true for in-range inputs everywhere lowering uses it). One size gives `[flat]`.
-    pub fn delinearize(&self, flat: Value<'c, 'a>, basis: &[Dim<'c, 'a>]) -> Vec<Value<'c, 'a>> {
+    /// `B⁻¹(basis, flat)` in the published form (lowering-form.md §2, unflatten): outermost first,
+    /// `q_k = divui(cur, S_k)`, `cur = remui(cur, S_k)` with `S_k` the left-to-right product of the sizes
+    /// after k; the last index is what remains. A size that is the literal 1 gives index 0 and no op. One
+    /// size gives `[flat]`.
+    pub fn unflatten(&self, flat: Value<'c, 'a>, basis: &[Dim<'c, 'a>]) -> Vec<Value<'c, 'a>> {
         if basis.len() <= 1 {
             return vec![flat];
         }
-        let (static_basis, dynamic) = self.basis(basis);
-        let mut operands = vec![flat];
-        operands.extend(dynamic);
-        let op = self.build(
-            OperationBuilder::new("affine.delinearize_index", self.location)
-                .add_operands(&operands)
-                .add_attributes(&[self.named("static_basis", static_basis)])
-                .add_results(&vec![self.index_type(); basis.len()]),
-        );
-        results(op)
+        let mut current = flat;
+        let mut out = Vec::with_capacity(basis.len());
+        let last = basis.len() - 1;
+        for (k, dim) in basis.iter().enumerate() {
+            if matches!(dim, Dim::Static(1)) {
+                out.push(self.constant(0));
+                continue;
+            }
+            if k == last {
+                out.push(current);
+                break;
+            }
+            let stride = self.product(&basis[k + 1..]);
+            if matches!(stride, Dim::Static(1)) {
+                // Every later size is 1: this index is all that is left.
+                out.push(current);
+                current = self.constant(0);
+                continue;
+            }
+            let stride = self.size(&stride);
+            out.push(self.binary("arith.divui", current, stride));
+            current = self.binary("arith.remui", current, stride);
+        }
+        out
     }
 
     /// A generic op with the given operands, result types and attributes.

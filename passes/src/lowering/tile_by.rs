@@ -99,7 +99,7 @@ pub fn emit_apply_tile_by<'c, 'a>(
     let coordinates: Vec<Value> = (0..d)
         .map(|k| {
             let digits: Vec<Value> = (0..q_t).map(|l| indices[l * d + k]).collect();
-            b.linearize(&digits, &tiling.level_sizes(k), true)
+            b.flatten(&digits, &tiling.level_sizes(k))
         })
         .collect();
     if q_o == 1 {
@@ -107,7 +107,7 @@ pub fn emit_apply_tile_by<'c, 'a>(
     }
     let mut split = vec![coordinates[0]; d * q_o];
     for (k, coordinate) in coordinates.iter().enumerate() {
-        for (h, digit) in b.delinearize(*coordinate, &tiling.block_sizes(k)).into_iter().enumerate() {
+        for (h, digit) in b.unflatten(*coordinate, &tiling.block_sizes(k)).into_iter().enumerate() {
             split[h * d + k] = digit;
         }
     }
@@ -145,9 +145,9 @@ pub fn emit_inverse_tile_by<'c, 'a>(
             split[k]
         } else {
             let digits: Vec<Value> = (0..q_o).map(|h| split[h * d + k]).collect();
-            b.linearize(&digits, &tiling.block_sizes(k), true)
+            b.flatten(&digits, &tiling.block_sizes(k))
         };
-        for (l, part) in b.delinearize(coordinate, &tiling.level_sizes(k)).into_iter().enumerate() {
+        for (l, part) in b.unflatten(coordinate, &tiling.level_sizes(k)).into_iter().enumerate() {
             logical[l * d + k] = part;
         }
     }

@@ -3,7 +3,7 @@
 
 use super::{
     emit::{dynamic_sizes, emit_apply, emit_inverse, inverse_domain_size, logical_dims, Site},
-    ir::{defining_op, erase, first_result, replace_all_uses, results, Builder, Located, Result, Shared},
+    ir::{defining_op, erase, first_result, replace_all_uses, results, Builder, Located, Result},
 };
 use lego_dialect::ops::{build_assume_bounds, constant_index_value, Dim, OpKind};
 use melior::ir::{operation::OperationLike, r#type::TypeLike, OperationRef, Type, Value, ValueLike};
@@ -13,7 +13,6 @@ use melior::Context;
 /// contract on the op's inputs is stated first (see [`state_input_bounds`]).
 pub fn lower_use<'c, 'a>(
     context: &'c Context,
-    shared: &Shared<'c>,
     op: OperationRef<'c, 'a>,
     kind: OpKind,
     assume_bounds: bool,
@@ -21,7 +20,6 @@ pub fn lower_use<'c, 'a>(
     let Some(b) = Builder::before(context, op) else {
         return Err(Located::new(op.location(), format!("'{}' op is not in a block", kind.name())));
     };
-    let b = b.with_shared(shared);
     let site = Site { op_name: kind.name() };
     let operand = |index: usize| {
         op.operand(index)
@@ -117,7 +115,6 @@ fn access<'c, 'a>(
             "element type '{element}' does not match the element type '{memref_element}' of the viewed memref"
         )));
     }
-    // Extents first: every basis value must be defined before the index ops (see `Builder::layout_size`).
     let shape: Vec<Dim> = if rank > 1 {
         (0..rank).map(|axis| memref_extent(b, memref, memref_type, axis as isize)).collect()
     } else {
@@ -130,7 +127,7 @@ fn access<'c, 'a>(
     let position = match rank {
         0 => Vec::new(),
         1 => vec![flat],
-        _ => b.delinearize(flat, &shape),
+        _ => b.unflatten(flat, &shape),
     };
     Ok((memref, position))
 }
@@ -148,7 +145,7 @@ enum Inputs<'s, 'c, 'a> {
 ///   other inputs unspecified);
 /// - each size given as an SSA value in `[1, 2^63)` and a flat position below 2^63 when its bound is not a
 ///   literal: sizes are positive, and indices and sizes are non-negative `index` values — which the
-///   lowering already relies on, as the affine index ops carrying `B` / `B⁻¹` read `index` as signed.
+///   lowering already relies on (semantics.md: indices and sizes are non-negative and do not wrap).
 ///
 /// The facts are what lets `lego-arith-simplification` see that a layout's dims bound its indices (the
 /// outermost index of a linearization carries no bound of its own) and read `B⁻¹` as unsigned division.

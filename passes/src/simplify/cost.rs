@@ -338,10 +338,10 @@ impl<'m> Materializer<'m> {
         use melior::ir::attribute::IntegerAttribute;
         let r#type = unsafe { melior::ir::Type::from_raw(self.r#type) };
         let location = self.location();
-        let context = location.context();
+        let context = crate::mlir_context::ContextHandle::of_location(location);
         let attribute = IntegerAttribute::new(r#type, value as i64);
         let operation = melior::ir::operation::OperationBuilder::new("arith.constant", location)
-            .add_attributes(&[(melior::ir::Identifier::new(unsafe { context.to_ref() }, "value"), attribute.into())])
+            .add_attributes(&[(melior::ir::Identifier::new(context.get(), "value"), attribute.into())])
             .add_results(&[r#type])
             .build()
             .ok()?;

@@ -14,8 +14,10 @@
 //! from the IR ([`validate`]); a rewrite that cannot be proved is not applied and reported (a warning when Z3
 //! could not decide, an error with the counterexample when it refuted the rewrite — a simplifier bug).
 //!
-//! Without facts nothing is guessed: a division by a value that may be zero, or a sum that may wrap
-//! around, is left as written (`-debug`-style logs under `RUST_LOG=lego=debug` say which condition failed).
+//! The arithmetic model is semantics.md's: division by zero is undefined (so `x remui d < d` and `d ≠ 0`
+//! wherever the program divides by `d`), and with `assume-no-wrap=true` (the default) index arithmetic does
+//! not wrap, so sums and products of index values are their mathematical values. With `assume-no-wrap=false`
+//! nothing more is assumed: a sum that may wrap around is left as written (`-debug`-style logs under `RUST_LOG=lego=debug` say which condition failed).
 
 pub mod cost;
 pub mod ir;
@@ -45,10 +47,12 @@ static ID: PassId = PassId::new();
 #[derive(Clone, Default)]
 pub struct ArithSimplification {
     pub verify_rewrites: bool,
+    /// The arithmetic model of semantics.md: index arithmetic does not wrap (option `assume-no-wrap`).
+    pub assume_no_wrap: bool,
 }
 
-pub fn create(verify_rewrites: bool) -> melior::pass::Pass {
-    crate::external::into_mlir_pass(ArithSimplification { verify_rewrites }, &ID)
+pub fn create(verify_rewrites: bool, assume_no_wrap: bool) -> melior::pass::Pass {
+    crate::external::into_mlir_pass(ArithSimplification { verify_rewrites, assume_no_wrap }, &ID)
 }
 
 /// What one run did (for tests and benchmarks).
@@ -71,14 +75,15 @@ impl LegoPass for ArithSimplification {
     }
 
     fn run(&mut self, root: melior::ir::OperationRef<'_, '_>) -> Result<(), PassFailure> {
-        let summary = simplify(root.to_raw(), self.verify_rewrites);
+        let summary = simplify(root.to_raw(), self.verify_rewrites, self.assume_no_wrap);
+        crate::cleanup::greedy_cleanup(root.to_raw());
         tracing::debug!(target: "lego", "arith-simplification: {summary:?}");
         Ok(())
     }
 }
 
 /// Runs the simplification on everything under `root`.
-pub fn simplify(root: MlirOperation, verify_rewrites: bool) -> Summary {
+pub fn simplify(root: MlirOperation, verify_rewrites: bool, assume_no_wrap: bool) -> Summary {
     let mut summary = Summary::default();
     let mut smt = SmtProver::default();
     // Ops made dead stay (unused) until the end, so no address in a cache key is freed and reused while the
@@ -93,7 +98,7 @@ pub fn simplify(root: MlirOperation, verify_rewrites: bool) -> Summary {
         }
     });
     for _ in 0..MAX_ROUNDS {
-        let changed = round(root, verify_rewrites, &mut smt, &mut summary, &mut dead);
+        let changed = round(root, verify_rewrites, assume_no_wrap, &mut smt, &mut summary, &mut dead);
         if !changed {
             break;
         }
@@ -291,7 +296,11 @@ impl Plan {
     }
 
     fn worth_it(&self) -> bool {
-        self.saving() > (0, 0) || (self.saving() == (0, 0) && self.freed.removes_affine)
+        // At equal cost: replacing affine index ops, or taking a constant quotient out of a division
+        // (lowering-form.md §4: `(r + 20) div 10 → r div 10 + 2`, the published rewrite).
+        self.saving() > (0, 0)
+            || (self.saving() == (0, 0)
+                && (self.freed.removes_affine || self.firings.contains(&"(d·q + r) div d → q + r div d")))
     }
 }
 
@@ -399,8 +408,16 @@ fn shallow_linearize_plan(value: MlirValue, def: MlirOperation, dead_ops: &HashS
 }
 
 /// One round over every root; returns whether anything changed.
-fn round(root: MlirOperation, verify: bool, smt: &mut SmtProver, summary: &mut Summary, dead: &mut Dead) -> bool {
+fn round(
+    root: MlirOperation,
+    verify: bool,
+    assume_no_wrap: bool,
+    smt: &mut SmtProver,
+    summary: &mut Summary,
+    dead: &mut Dead,
+) -> bool {
     let mut ranges = Ranges::new(root);
+    ranges.assume_no_wrap = assume_no_wrap;
     // Last roots first: they contain earlier ones, whose `disjoint` promises are in scope only while the
     // `affine.linearize_index` carrying them is still in the cone.
     let mut roots = collect_roots(root, &dead.ops);
@@ -420,7 +437,10 @@ fn round(root: MlirOperation, verify: bool, smt: &mut SmtProver, summary: &mut S
         let guarded = plan_root(&mut ranges, smt, value, &dead.ops, &known, false);
         let eager = plan_root(&mut ranges, smt, value, &dead.ops, &known, true);
         let plan = match (guarded, eager) {
-            (Some(a), Some(b)) => Some(if b.saving() > a.saving() { b } else { a }),
+            (Some(a), Some(b)) => {
+                let b_wins = b.saving() > a.saving() || (b.saving() == a.saving() && b.worth_it() && !a.worth_it());
+                Some(if b_wins { b } else { a })
+            }
             (a, b) => a.or(b),
         };
         // Nothing better found for a linearization: still expand it in place (same cost, and our plain

@@ -105,6 +105,9 @@ pub struct Ranges {
     /// Assumptions not in the block defining their value: `(assumption, value, REL, other)`; they hold where
     /// the assumption dominates (see `Engine::collect_scoped_facts`).
     dominating: Vec<(MlirOperation, MlirValue, Rel, MlirValue)>,
+    /// The arithmetic model (semantics.md, `assume-no-wrap`): index arithmetic of the program does not wrap,
+    /// so a sum or product of non-negative values is its mathematical value.
+    pub assume_no_wrap: bool,
 }
 
 /// Past this recursion depth a value gets its full range (keeps the native stack small).
@@ -123,6 +126,7 @@ impl Ranges {
             loops: HashMap::new(),
             memo: HashMap::new(),
             in_progress: HashSet::new(),
+            assume_no_wrap: false,
             depth: 0,
             cuts: 0,
             dominating: Vec::new(),

@@ -109,6 +109,9 @@ pub struct Engine<'r> {
     /// Conditions that could not be proved (each left the IR unchanged).
     pub unproved: Vec<String>,
     proof_cache: HashMap<(u8, Poly, Poly), bool>,
+    /// Divisors of the program's divisions (and their factors): division by zero is undefined
+    /// (semantics.md), so each is non-zero wherever the division is evaluated.
+    divisors: HashSet<Poly>,
 }
 
 impl<'r> Engine<'r> {
@@ -131,6 +134,7 @@ impl<'r> Engine<'r> {
             firings: Vec::new(),
             unproved: Vec::new(),
             proof_cache: HashMap::new(),
+            divisors: HashSet::new(),
         }
     }
 
@@ -284,11 +288,9 @@ impl<'r> Engine<'r> {
             }
             Atom::Div(x, y) => {
                 let (bx, by) = (self.bounds(&x), self.bounds(&y));
-                if bx.fits() && by.fits() && by.lo >= 1 {
-                    Bounds { lo: bx.lo / by.hi, hi: bx.hi / by.lo }
-                } else if bx.fits() && by.fits() && by.hi >= 1 {
-                    // A zero divisor is undefined in MLIR; bound by the dividend either way.
-                    Bounds { lo: 0, hi: bx.hi.max(TWO_64 - 1) }
+                if bx.fits() && by.fits() && by.hi >= 1 {
+                    // A zero divisor is undefined (semantics.md): the divisor is at least 1 where this runs.
+                    Bounds { lo: bx.lo / by.hi, hi: bx.hi / by.lo.max(1) }
                 } else {
                     Bounds { lo: 0, hi: TWO_64 - 1 }
                 }
@@ -296,10 +298,10 @@ impl<'r> Engine<'r> {
             Atom::Rem(x, y) => {
                 let (bx, by) = (self.bounds(&x), self.bounds(&y));
                 let dividend_hi = if bx.fits() { bx.hi } else { TWO_64 - 1 };
-                if by.fits() && by.lo >= 1 {
+                if by.fits() && by.hi >= 1 {
+                    // x remui y < y: a zero divisor is undefined (semantics.md).
                     Bounds { lo: 0, hi: dividend_hi.min(by.hi - 1) }
                 } else {
-                    // x urem 0 = x
                     Bounds { lo: 0, hi: dividend_hi }
                 }
             }
@@ -341,6 +343,10 @@ impl<'r> Engine<'r> {
         if self.bounds(p).fits() {
             return true;
         }
+        // assume-no-wrap: sums and products of non-negative index values (every atom is one) do not wrap.
+        if self.ranges.assume_no_wrap && p.terms().all(|(_, coefficient)| signed(coefficient) > 0) {
+            return true;
+        }
         self.cached(0, p, &Poly::zero(), |engine| {
             // x·y where one factor is below a bound B and the other is below C with B·C fitting, etc. is left
             // to the solver; a single leaf/atom always fits.
@@ -357,6 +363,9 @@ impl<'r> Engine<'r> {
 
     /// `p ≥ 1` (and `p` does not wrap).
     pub fn nonzero(&mut self, p: &Poly) -> bool {
+        if self.divisors.contains(p) {
+            return true;
+        }
         if !self.fits(p) {
             return false;
         }
@@ -633,6 +642,7 @@ impl<'r> Engine<'r> {
 
     /// Division `x divui y`, simplified.
     pub fn make_div(&mut self, x: Poly, y: Poly) -> Poly {
+        self.divides_by(&y);
         if let Some(divisor) = y.as_constant() {
             if divisor == 1 {
                 self.fire("(n + y) div 1 → n + y");
@@ -724,12 +734,28 @@ impl<'r> Engine<'r> {
         factors
     }
 
+    /// Records that the program divides by `y` where the value being built is evaluated: `y ≠ 0` there, and so
+    /// is every factor of a one-monomial `y` (`f·e ≠ 0` gives `f ≠ 0`, `e ≠ 0`). Only a non-zero constant
+    /// divisor is known without this; a literal 0 stays 0.
+    fn divides_by(&mut self, y: &Poly) {
+        if y.is_zero() || self.divisors.contains(y) {
+            return;
+        }
+        self.divisors.insert(y.clone());
+        if let Some((monomial, _)) = y.single() {
+            for atom in monomial.clone() {
+                self.divisors.insert(Poly::atom(atom));
+            }
+        }
+    }
+
     fn div_atom(&mut self, x: Poly, y: Poly) -> Poly {
         Poly::atom(self.intern(Atom::Div(x, y)))
     }
 
     /// Remainder `x remui y`, simplified.
     pub fn make_rem(&mut self, x: Poly, y: Poly) -> Poly {
+        self.divides_by(&y);
         let mut x = x;
         if let Some(modulus) = y.as_constant() {
             if modulus == 1 {

@@ -29,6 +29,9 @@ struct Encoder<'r> {
     leaf_keys: HashSet<Key>,
     /// Assumptions about the old value (its divisors, its disjoint promises).
     premises: Vec<Term>,
+    /// assume-no-wrap: the old value's sums and products do not wrap (used only when the rewrite is not
+    /// proved without them: most rewrites hold under wrap-around, and the premises slow Z3 down).
+    no_wrap_premises: Vec<Term>,
     collect_premises: bool,
     ops: usize,
     /// Quotient/remainder variables of divisions by constants, by (dividend term, divisor).
@@ -96,9 +99,44 @@ impl Encoder<'_> {
         };
         match name {
             "arith.constant" => Some(ir::constant_value(value).map(|c| Term::constant(c, width))),
-            "arith.addi" => binary(self, Term::add),
+            "arith.addi" => {
+                let (a, b) = (operand(self, 0)?, operand(self, 1)?);
+                let sum = a.add(&b);
+                if self.collect_premises && self.ranges.assume_no_wrap {
+                    // assume-no-wrap: the program's sums do not wrap.
+                    self.no_wrap_premises.push(sum.uge(&a));
+                }
+                Some(Some(sum))
+            }
             "arith.subi" => binary(self, Term::sub),
-            "arith.muli" => binary(self, Term::mul),
+            "arith.muli" => {
+                let (a, b) = (operand(self, 0)?, operand(self, 1)?);
+                if self.collect_premises && self.ranges.assume_no_wrap {
+                    // assume-no-wrap: the program's products do not wrap. By a constant c: the other factor is
+                    // at most MAX div c; otherwise, at widths up to 32, the high half of the double-width
+                    // product is zero, and wider, a = 0 or (a·b) div a = b (dividing by max(a, 1)-like
+                    // select so that no division by zero turns the premise into poison).
+                    let max = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
+                    match (a.as_const(), b.as_const()) {
+                        (_, Some(c)) if c > 0 => self.no_wrap_premises.push(a.ule(&Term::constant(max / c, width))),
+                        (Some(c), _) if c > 0 => self.no_wrap_premises.push(b.ule(&Term::constant(max / c, width))),
+                        (Some(_), _) | (_, Some(_)) => {}
+                        _ if width <= 32 => {
+                            let wide = a.zext_or_trunc(2 * width).mul(&b.zext_or_trunc(2 * width));
+                            let high = wide.lshr(&Term::constant(width as u64, 2 * width));
+                            self.no_wrap_premises.push(high.eq(&Term::constant(0, 2 * width)));
+                        }
+                        _ => {
+                            let zero = Term::constant(0, width);
+                            let a_is_zero = a.eq(&zero);
+                            let divisor = Term::select(&a_is_zero, &Term::constant(1, width), &a);
+                            let exact = a.mul(&b).udiv(&divisor).eq(&b);
+                            self.no_wrap_premises.push(a_is_zero.or(&exact));
+                        }
+                    }
+                }
+                Some(Some(a.mul(&b)))
+            }
             "arith.shli" => binary(self, Term::shl),
             "arith.shrui" => binary(self, Term::lshr),
             "arith.andi" => binary(self, Term::bitand),
@@ -298,6 +336,7 @@ pub fn validate(
         leaves: Vec::new(),
         leaf_keys: HashSet::new(),
         premises: Vec::new(),
+        no_wrap_premises: Vec::new(),
         collect_premises: true,
         ops: 0,
     };
@@ -318,22 +357,12 @@ pub fn validate(
     facts.extend(encoder.definitions.iter().cloned());
     facts.extend(scoped_facts);
     let goal = new_term.eq(&old_term);
-    let mut outcome = lego_smt::prove(&Query { goal: &goal, facts: &facts, observe: &[], timeout_ms });
-    if let Outcome::Unknown(_) = outcome {
-        // Bit-blasted division by a variable is hard for Z3; a small input box is checked point by point
-        // instead (every point: a proof too).
-        let mut domains = Vec::new();
-        for (position, leaf) in encoder.leaves.iter().enumerate() {
-            let Some(interval) = encoder.ranges.interval(*leaf) else { continue };
-            domains.push(lego_smt::Domain {
-                name: format!("v{position}"),
-                lo: interval.lo,
-                hi: interval.hi.saturating_add(1),
-            });
-        }
-        if let Outcome::Proved = lego_smt::exhaustive(&goal, &facts, &[], &domains, EXHAUSTIVE_LIMIT) {
-            outcome = Outcome::Proved;
-        }
+    let mut outcome = prove_with(&mut encoder, &goal, &facts, timeout_ms);
+    if !matches!(outcome, Outcome::Proved) && !encoder.no_wrap_premises.is_empty() {
+        // Not an identity under wrap-around: under assume-no-wrap it need only hold where the old value's
+        // arithmetic does not wrap.
+        facts.extend(encoder.no_wrap_premises.iter().cloned());
+        outcome = prove_with(&mut encoder, &goal, &facts, timeout_ms);
     }
     match outcome {
         Outcome::Proved => Verdict::Proved,
@@ -342,4 +371,21 @@ pub fn validate(
         ),
         Outcome::Unknown(why) => Verdict::Unknown(why.to_string()),
     }
+}
+
+/// Z3 on `goal` under `facts`; when it cannot decide, a small input box is checked point by point instead
+/// (bit-blasted division by a variable is hard for Z3; every point checked is a proof too).
+fn prove_with(encoder: &mut Encoder, goal: &Term, facts: &[Term], timeout_ms: u64) -> Outcome {
+    let mut outcome = lego_smt::prove(&Query { goal, facts, observe: &[], timeout_ms });
+    if let Outcome::Unknown(_) = outcome {
+        let mut domains = Vec::new();
+        for (position, leaf) in encoder.leaves.iter().enumerate() {
+            let Some(interval) = encoder.ranges.interval(*leaf) else { continue };
+            domains.push(lego_smt::Domain { name: format!("v{position}"), lo: interval.lo, hi: interval.hi.saturating_add(1) });
+        }
+        if let Outcome::Proved = lego_smt::exhaustive(goal, facts, &[], &domains, EXHAUSTIVE_LIMIT) {
+            outcome = Outcome::Proved;
+        }
+    }
+    outcome
 }

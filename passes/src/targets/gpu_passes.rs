@@ -246,7 +246,7 @@ impl LegoPass for SpirvEntryPointAbi {
                 kernels.push(op);
             }
         });
-        let context = root.context();
+        let context = crate::mlir_context::ContextHandle::of(&root);
         let mut failure = None;
         for kernel in kernels {
             let name = string_attribute(kernel, "sym_name").unwrap_or_else(|| "<unnamed>".into());
@@ -261,7 +261,7 @@ impl LegoPass for SpirvEntryPointAbi {
                 continue;
             };
             let text = format!("#spirv.entry_point_abi<workgroup_size = [{}, {}, {}]>", size[0], size[1], size[2]);
-            let Some(attribute) = Attribute::parse(unsafe { context.to_ref() }, &text) else {
+            let Some(attribute) = Attribute::parse(context.get(), &text) else {
                 let message = format!("internal error: could not build '{text}'");
                 emit_error(kernel.location(), &message);
                 return Err(PassFailure(message));
@@ -359,8 +359,8 @@ impl LegoPass for NumericGpuAddressSpaces {
     }
 
     fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailure> {
-        let context = root.context();
-        let context = unsafe { context.to_ref() };
+        let handle = crate::mlir_context::ContextHandle::of(&root);
+        let context = handle.get();
         // Types are rewritten through their text: the memory space can sit anywhere inside a type (a memref
         // in a function type), and the text form is the one stable way to rebuild any of them.
         let retype = |value: mlir_sys::MlirValue, location| -> Result<(), PassFailure> {
@@ -440,8 +440,8 @@ impl LegoPass for WorkgroupAttributionsToAlloc {
                 kernels.push(op);
             }
         });
-        let context = root.context();
-        let context = unsafe { context.to_ref() };
+        let handle = crate::mlir_context::ContextHandle::of(&root);
+        let context = handle.get();
         for kernel in kernels {
             let (Some(count), Some(inputs)) = (workgroup_attribution_count(kernel), function_input_count(kernel)) else {
                 continue;
@@ -559,8 +559,8 @@ impl LegoPass for SpirvBinaryAttribute {
         if binaries.len() > 1 {
             tracing::debug!(target: "lego", "lego-spirv-binary-attribute: {} binaries; the first is published", binaries.len());
         }
-        let context = root.context();
-        let attribute = melior::ir::attribute::StringAttribute::new(unsafe { context.to_ref() }, &words);
+        let context = crate::mlir_context::ContextHandle::of(&root);
+        let attribute = melior::ir::attribute::StringAttribute::new(context.get(), &words);
         let name = StringRef::new(SPIRV_BINARY_ATTRIBUTE);
         unsafe { mlir_sys::mlirOperationSetDiscardableAttributeByName(root.to_raw(), name.to_raw(), attribute.to_raw()) };
         Ok(())
