@@ -1,7 +1,7 @@
 // Both passes are registered: as flags, inside --pass-pipeline (also nested under func.func, where
 // layouts stay within each function), mixed with upstream passes.
-// RUN: lego-opt %s --pass-pipeline='builtin.module(func.func(lego-normalization, lego-to-arith), canonicalize, cse)' | FileCheck %s
-// RUN: lego-opt %s -lego-normalization -lego-to-arith -canonicalize -cse | FileCheck %s
+// RUN: lego-opt %s --pass-pipeline='builtin.module(func.func(lego-normalization{fold=true}, lego-to-arith), canonicalize, cse)' | FileCheck %s
+// RUN: lego-opt %s -lego-normalization='fold=true' -lego-to-arith -canonicalize -cse | FileCheck %s
 // RUN: lego-opt --list-passes | FileCheck %s --check-prefix=LIST
 // LIST: --lego-normalization
 // LIST: --lego-to-arith

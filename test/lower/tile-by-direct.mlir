@@ -14,11 +14,11 @@
 // LOWER-NOT: %arg6
 // LOWER-NOT: %arg7
 // LOWER: %[[A:.*]] = arith.muli %arg0, %arg8 : index
-// LOWER-NEXT: %[[B:.*]] = arith.addi %[[A]], %arg2 : index
-// LOWER-NEXT: %[[C:.*]] = arith.muli %[[B]], %arg5 : index
+// LOWER-NEXT: %[[B:.*]] = arith.addi %arg2, %[[A]] : index
 // LOWER-NEXT: %[[D:.*]] = arith.muli %arg1, %arg9 : index
-// LOWER-NEXT: %[[E:.*]] = arith.addi %[[C]], %[[D]] : index
-// LOWER-NEXT: %[[F:.*]] = arith.addi %[[E]], %arg3 : index
+// LOWER-NEXT: %[[E:.*]] = arith.addi %arg3, %[[D]] : index
+// LOWER-NEXT: %[[C:.*]] = arith.muli %[[B]], %arg5 : index
+// LOWER-NEXT: %[[F:.*]] = arith.addi %[[E]], %[[C]] : index
 // LOWER-NEXT: return %[[F]] : index
 // ARITH: return
 func.func @table_one(%pm: index, %pk: index, %i: index, %k: index, %m: index, %kk: index,
