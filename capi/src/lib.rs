@@ -352,6 +352,7 @@ pass_creators! {
     legoCreateVerifyPass => "lego-verify",
     legoCreateVerifyBijectivityPass => "lego-verify-bijectivity",
     legoCreateExternalSmtVerifierPass => "lego-external-smt-verifier",
+    legoCreateCanonicalizePass => "lego-canonicalize",
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -63,7 +63,7 @@ fn c_functions_name_registered_passes_and_pipelines() {
         let entry = registry.lookup(name).map(|info| info.entry);
         assert!(matches!(entry, Some(Entry::Pipeline(_))), "{function}: '{name}' is not a registered pipeline");
     }
-    assert_eq!(PASS_FUNCTIONS.len(), 9);
+    assert_eq!(PASS_FUNCTIONS.len(), 10);
     assert_eq!(PIPELINE_FUNCTIONS.len(), 7);
 }
 
@@ -133,7 +133,7 @@ fn parse_run_print_round_trip() {
 
     let mut printed = String::new();
     assert_eq!(legoPrintOperation(op, false, Some(append), &mut printed as *mut String as *mut c_void).value, 1);
-    assert!(printed.contains("lego.row [4, 8] : !lego.layout"), "{printed}");
+    assert!(printed.contains("lego.row[4, 8] : !lego.layout"), "{printed}");
 
     assert_eq!(legoRunPipeline(module, string_ref("lego-strength-reduction")).value, 1, "{}", last_error());
     let mut lowered = String::new();

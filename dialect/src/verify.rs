@@ -219,9 +219,14 @@ fn verify_layout(layout: LayoutOp, facts: &mut LayoutFactsCache) -> Check {
     }
 }
 
+/// tile_by (dialect.md; d_o, q_o as in semantics.md). The input may be a function/block argument: its
+/// structure is unknown, so only the levels themselves are checked (lowering reports what it cannot see).
 fn verify_tile_by(inner: melior::ir::Value, levels: &[Vec<Dim>]) -> Check {
-    let Some((_, LayoutOp::OrderBy { .. })) = crate::ops::defining_layout(inner) else {
-        return Err("input must be an OrderBy layout".into());
+    let has_defining_op = melior::ir::operation::OperationResult::try_from(inner).is_ok();
+    let blocks = match crate::ops::defining_layout(inner) {
+        Some((_, LayoutOp::OrderBy { objects })) => Some(objects),
+        _ if has_defining_op => return Err("input must be an OrderBy layout".into()),
+        _ => None,
     };
     let Some(first) = levels.first() else { return Err("expected at least one tiling level".into()) };
     for level in levels {
@@ -240,26 +245,42 @@ fn verify_tile_by(inner: melior::ir::Value, levels: &[Vec<Dim>]) -> Check {
             }
         }
     }
-    let Some(shape) = layout_shape(inner) else { return Ok(()) };
-    if first.len() != shape.rank() {
-        return Err(format!(
-            "Inner tile dimension {} does not match input layout dimension {}",
-            first.len(),
-            shape.rank()
-        ));
+    let Some(blocks) = blocks else { return Ok(()) };
+    // Each block's logical dims, where its construction is visible.
+    let block_dims: Vec<Option<Vec<Dim>>> = blocks.iter().map(|block| crate::ops::logical_dims(*block)).collect();
+    let Some(Some(first_block)) = block_dims.first() else { return Ok(()) };
+    let d_o = first_block.len();
+    for (position, dims) in block_dims.iter().enumerate().skip(1) {
+        if let Some(dims) = dims {
+            if dims.len() != d_o {
+                return Err(format!(
+                    "Block {position} of the input layout has rank {}, but the tile rank (rank of block 0) is {d_o}",
+                    dims.len()
+                ));
+            }
+        }
+    }
+    if first.len() != d_o {
+        return Err(format!("Inner tile dimension {} does not match input layout dimension {d_o}", first.len()));
     }
     let tiles: Vec<Dim> = levels.iter().flatten().copied().collect();
-    if let (Some(total), Some(volume)) = (crate::ops::known_product(&tiles), shape.volume()) {
+    let volume = layout_shape(inner).and_then(|shape| shape.volume());
+    if let (Some(total), Some(volume)) = (crate::ops::known_product(&tiles), volume) {
         if total != volume {
             return Err(format!(
                 "Total product of tile dims ({total}) does not match total product of input dims ({volume})"
             ));
         }
     }
-    for (axis, size) in shape.dims.iter().enumerate() {
+    for axis in 0..d_o {
         let along: Vec<Dim> = levels.iter().map(|level| level[axis]).collect();
+        let size = block_dims
+            .iter()
+            .map(|dims| dims.as_ref().map(|dims| dims[axis]))
+            .collect::<Option<Vec<Dim>>>()
+            .and_then(|sizes| crate::ops::known_product(&sizes));
         if let (Some(product), Some(size)) = (crate::ops::known_product(&along), size) {
-            if product != *size {
+            if product != size {
                 return Err(format!(
                     "product of tile dims along dimension {axis} ({product}) does not match input dimension ({size})"
                 ));
@@ -377,7 +398,11 @@ fn verify_check(op: OperationRef) -> Check {
     let coalescing = op.has_attribute("coalescing");
     let bank = op.has_attribute("bank_conflict_free");
     if !coalescing && !bank {
-        return Err("expected at least one property to check ('coalescing' or 'bank_conflict_free')".into());
+        return Err("must request at least one property (coalescing or bank_conflict_free)".into());
+    }
+    let Some(function) = enclosing_function(op) else { return Err("must be inside a function".into()) };
+    if !has_argument_with_attribute(&function, "lego.thread_id") {
+        return Err("parent function must have a {lego.thread_id} argument".into());
     }
     for name in ["warp_size", "num_banks", "element_size"] {
         if let Ok(attribute) = op.attribute(name) {
@@ -390,4 +415,32 @@ fn verify_check(op: OperationRef) -> Check {
         }
     }
     Ok(())
+}
+
+/// The function-like op enclosing `op` (`func.func`, `gpu.func`, or any op with a `function_type`).
+fn enclosing_function<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    let mut current = op.parent_operation();
+    while let Some(parent) = current {
+        let name = parent.name();
+        let name = name.as_string_ref().as_str().unwrap_or_default();
+        if name == "func.func" || name == "gpu.func" || parent.has_attribute("function_type") {
+            return Some(parent);
+        }
+        current = parent.parent_operation();
+    }
+    None
+}
+
+/// Whether some argument of `function` carries the attribute `name` in its `arg_attrs` dictionary.
+fn has_argument_with_attribute(function: &OperationRef, name: &str) -> bool {
+    use melior::ir::attribute::{ArrayAttribute, DictionaryAttribute};
+    let Ok(arg_attrs) = function.attribute("arg_attrs") else { return false };
+    let Ok(array) = ArrayAttribute::try_from(arg_attrs) else { return false };
+    (0..array.len()).any(|index| {
+        array
+            .element(index)
+            .ok()
+            .and_then(|element| DictionaryAttribute::try_from(element).ok())
+            .is_some_and(|dictionary| dictionary.element_by_name(name).is_some())
+    })
 }

@@ -3,6 +3,7 @@
 //! Each pass lives in its own module as a small [`external::LegoPass`] implementation; [`all_passes`] is the
 //! one list of registered names. Pipelines are in [`pipelines`].
 
+pub mod canonicalize;
 pub mod cleanup;
 pub mod diagnostics;
 pub mod external;
@@ -35,6 +36,7 @@ pub fn register_upstream_passes() {
 pub fn all_passes() -> Vec<PassInfo> {
     let mut passes = Vec::new();
     passes.extend(pipelines::lowering_passes());
+    passes.extend(pipelines::canonicalization_passes());
     passes.extend(pipelines::verification_passes());
     passes.extend(pipelines::arithmetic_passes());
     passes.extend(pipelines::pipelines());

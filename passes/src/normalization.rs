@@ -1,18 +1,23 @@
-//! `lego-normalization`: rewrites layouts into the core constructors `reg_p` / `gen_p` / `order_by` /
-//! `group_by` (+ `expand_by`, which has no core equivalent: its "no element" result is not a bijection),
-//! exactly per semantics.md, and folds pieces that are the identity:
+//! `lego-normalization` (lowering-form.md §1): rewrites exactly these, nothing else (`order_by` / `group_by`
+//! stay as written):
 //!
-//! - `row [n⃗]` → `reg_p perm [0, …, d-1] dims [n⃗]`; `col [n⃗]` → `reg_p perm [d-1, …, 0] dims [n⃗]`;
-//! - `tile_by L tile_dims [a⃗, b⃗, …]` → `group_by [a⃗, b⃗, …](L, order_by(reg_p perm σ dims [a⃗, b⃗, …]))`,
-//!   `σ = [0, d, 2d, …, 1, d+1, …]` (then folded as below);
-//! - `order_by(P)` → `P`; nested `order_by`s are flattened (`order_by` is associative);
-//! - `group_by`: nested `group_by` objects are spliced in (`B(h⃗, B⁻¹(h⃗, x)) = x`), identity objects (a
-//!   `reg_p` with the identity perm, or an `order_by` / `group_by` of identities) are dropped; no object left
-//!   → `reg_p` identity over its dims; one object with exactly the group's dims → that object;
+//! - `row [n⃗]` → `reg_p perm [0, …, d-1] dims [n⃗]`; `col [n⃗]` → `reg_p perm [d-1, …, 0] dims [n⃗]` (same dim
+//!   values);
+//! - `tile_by O tile_dims [t⃗]`: the identity shortcut of semantics.md (as many levels as blocks, every tile dim
+//!   the same value as the block dim) → `O`; otherwise the normal form `group_by [t⃗](O, OB_mid, OB_fin)` with
+//!   `OB_mid = order_by(reg_p perm σ_o⁻¹ dims σ_o(dims O))` (emitted even when it is the identity) and
+//!   `OB_fin = order_by(reg_p perm σ_t dims t⃗)`, `σ_o = Σ(d_o, q_o)`, `σ_t = Σ(d_t, q_t)`,
+//!   `Σ(d, q) = [0, d, 2d, …, 1, d+1, …]`, built in that order;
+//! - `lego.assume_bounds %v lb : %a ub : %b` → `arith.cmpi sge, %v, %a` + `lego.assume`, then
+//!   `arith.cmpi slt, %v, %b` + `lego.assume` (each part only if present);
 //! - `expand_by L dims n⃗ to m⃗` with `n⃗ = m⃗` → `L`.
 //!
-//! Each fold holds for every in-range input (semantics.md leaves the others unspecified). The result is a
-//! fixed point: running the pass again changes nothing. Layout ops the rewrite leaves unused are erased.
+//! Then the §0 cleanup's dead-op part: every lego layout op left unused is erased.
+//!
+//! Option `fold` (ours, default false) is the form `lego-lower` starts from: `row`/`col` → `reg_p`, nested
+//! `order_by`s flattened, identity `group_by` objects dropped and nested `group_by`s spliced (each fold holds for
+//! every in-range input), while `tile_by` is left for `lego-to-arith`'s direct form (lowering-form.md §3) and
+//! `assume_bounds` for the simplifier, which consumes them.
 
 use crate::{
     external::{LegoPass, PassFailure, PassId},
@@ -26,7 +31,12 @@ use lego_dialect::ops::{
     build_group_by, build_order_by, build_permutation_layout, layout_op, walk_ops, Dim, LayoutOp, OpKind,
 };
 use melior::{
-    ir::{operation::OperationLike, OperationRef, Value},
+    ir::{
+        attribute::IntegerAttribute,
+        operation::{OperationBuilder, OperationLike},
+        r#type::IntegerType,
+        OperationRef, Value,
+    },
     Context,
 };
 use std::collections::HashSet;
@@ -37,11 +47,14 @@ const MAX_SWEEPS: usize = 16;
 static ID: PassId = PassId::new();
 
 #[derive(Clone, Default)]
-pub struct Normalization;
+pub struct Normalization {
+    /// Our folding form for `lego-lower` (see the module doc).
+    fold: bool,
+}
 
 /// The pass, ready for a pass manager.
-pub fn create() -> melior::pass::Pass {
-    crate::external::into_mlir_pass(Normalization, &ID)
+pub fn create(fold: bool) -> melior::pass::Pass {
+    crate::external::into_mlir_pass(Normalization { fold }, &ID)
 }
 
 impl LegoPass for Normalization {
@@ -50,16 +63,166 @@ impl LegoPass for Normalization {
     }
 
     fn description(&self) -> &'static str {
-        "Desugar row/col/tile_by (and expand_by where possible) into reg_p/gen_p/order_by/group_by"
+        "row/col → reg_p, tile_by → its normal form, assume_bounds → cmpi + lego.assume (lowering-form.md §1)"
     }
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
-        normalize(op)
+        if self.fold {
+            normalize_folding(op)
+        } else {
+            normalize(op)
+        }
     }
 }
 
-/// Normalizes every layout under `root`.
+/// Normalizes every layout under `root` into the published form (lowering-form.md §1).
 pub fn normalize(root: OperationRef) -> Result<(), PassFailure> {
+    let handle = crate::mlir_context::ContextHandle::of(&root);
+    let context = handle.get();
+    let mut targets = Vec::new();
+    walk_ops(root, &mut |op| {
+        if matches!(
+            OpKind::of(&op),
+            Some(OpKind::Row | OpKind::Col | OpKind::TileBy | OpKind::ExpandBy | OpKind::AssumeBounds)
+        ) {
+            targets.push(op);
+        }
+    });
+    // IR order: a tile_by's input (defined before it) is rewritten first, so O is already normal.
+    for op in targets {
+        if OpKind::of(&op) == Some(OpKind::AssumeBounds) {
+            expand_assume_bounds(context, op);
+            continue;
+        }
+        match rewrite_published(context, op) {
+            Ok(None) => {}
+            Ok(Some(replacement)) => {
+                tracing::debug!(target: "lego", "normalized {} at {}", crate::lowering::ir::op_name(&op), op.location());
+                replace_all_uses(first_result(op), replacement);
+                erase(op);
+            }
+            Err(error) => {
+                error.emit();
+                return Err(PassFailure(error.message));
+            }
+        }
+    }
+    erase_dead_layout_ops(root, &HashSet::new());
+    // lowering-form.md §0: the greedy driver's clean-up (folding, constants, dead pure lego ops).
+    crate::cleanup::greedy_cleanup(root.to_raw());
+    Ok(())
+}
+
+/// `arith.cmpi` predicates (MLIR's `arith::CmpIPredicate`).
+const CMPI_SLT: i64 = 2;
+const CMPI_SGE: i64 = 5;
+
+/// `lego.assume_bounds %v lb : %a ub : %b` → `%p = arith.cmpi sge, %v, %a` + `lego.assume %p`, then
+/// `%q = arith.cmpi slt, %v, %b` + `lego.assume %q` (each only if present); the assume_bounds is erased.
+fn expand_assume_bounds<'c, 'a>(context: &'c Context, op: OperationRef<'c, 'a>) {
+    let operands: Vec<Value> = op.operands().collect();
+    let segments = crate::simplify::ir::dense_array(op.to_raw(), "operandSegmentSizes").unwrap_or_else(|| vec![1, 0, 0]);
+    let (Some(&value), [_, lower, upper]) = (operands.first(), segments.as_slice()) else { return };
+    let Some(b) = Builder::before(context, op) else { return };
+    let mut next = 1;
+    let mut bounds = Vec::new();
+    if *lower == 1 {
+        bounds.extend(operands.get(next).map(|bound| (CMPI_SGE, *bound)));
+        next += 1;
+    }
+    if *upper == 1 {
+        bounds.extend(operands.get(next).map(|bound| (CMPI_SLT, *bound)));
+    }
+    for (predicate, bound) in bounds {
+        let predicate = IntegerAttribute::new(IntegerType::new(context, 64).into(), predicate).into();
+        let compare = OperationBuilder::new("arith.cmpi", b.location)
+            .add_operands(&[value, bound])
+            .add_attributes(&[(melior::ir::Identifier::new(context, "predicate"), predicate)])
+            .add_results(&[IntegerType::new(context, 1).into()])
+            .build();
+        let Ok(compare) = compare else { return };
+        let condition = first_result(b.insert(compare));
+        if let Ok(assume) = OperationBuilder::new(OpKind::Assume.name(), b.location).add_operands(&[condition]).build() {
+            b.insert(assume);
+        }
+    }
+    erase(op);
+}
+
+/// The published rewrite of one op; `None` when it stays.
+fn rewrite_published<'c, 'a>(
+    context: &'c Context,
+    op: OperationRef<'c, 'a>,
+) -> Result<Option<Value<'c, 'a>>, Located<'c>> {
+    let name = crate::lowering::ir::op_name(&op);
+    let layout = match layout_op(op) {
+        Ok(Some(layout)) => layout,
+        Ok(None) => return Ok(None),
+        Err(error) => return Err(Located::new(op.location(), format!("'{name}' op {error}"))),
+    };
+    let Some(b) = Builder::before(context, op) else { return Ok(None) };
+    Ok(match layout {
+        LayoutOp::Row { dims } => Some(reg_p(&b, &(0..dims.len() as i64).collect::<Vec<_>>(), &dims)),
+        LayoutOp::Col { dims } => Some(reg_p(&b, &(0..dims.len() as i64).rev().collect::<Vec<_>>(), &dims)),
+        LayoutOp::TileBy { inner, levels } => Some(normal_form(&b, inner, &levels)?),
+        LayoutOp::ExpandBy { inner, dims, to_dims } => {
+            let identity = dims.len() == to_dims.len() && dims.iter().zip(&to_dims).all(|(n, m)| same_dim(n, m));
+            identity.then_some(inner)
+        }
+        _ => None,
+    })
+}
+
+/// tile_by → its input (identity shortcut) or `group_by [t⃗](O, OB_mid, OB_fin)` (semantics.md, normal form).
+fn normal_form<'c, 'a>(
+    b: &Builder<'_, 'c, 'a>,
+    inner: Value<'c, 'a>,
+    levels: &[Vec<Dim<'c, 'a>>],
+) -> Result<Value<'c, 'a>, Located<'c>> {
+    let error = |reason: &str| Located::new(b.location, format!("'lego.tile_by' op cannot be normalized: {reason}"));
+    let d_t = levels.first().map_or(0, Vec::len);
+    if d_t == 0 || levels.iter().any(|level| level.len() != d_t) {
+        return Err(error("tiling levels must be non-empty and of equal length"));
+    }
+    let blocks = match lego_dialect::ops::defining_layout(inner) {
+        Some((_, LayoutOp::OrderBy { objects })) if !objects.is_empty() => objects,
+        Some(_) => return Err(error("input must be an OrderBy layout")),
+        None => {
+            return Err(error(
+                "its input layout is a function or block argument, whose structure (blocks and their dims) is unknown",
+            ))
+        }
+    };
+    let mut block_dims = Vec::with_capacity(blocks.len());
+    for block in &blocks {
+        let Some(dims) = lego_dialect::ops::logical_dims(*block) else {
+            return Err(error("the dims of a block of its input are not visible (built from a function argument)"));
+        };
+        block_dims.push(dims);
+    }
+    let d_o = block_dims[0].len();
+    if d_o != d_t || block_dims.iter().any(|dims| dims.len() != d_o) {
+        return Err(error("every block of the input must have the tile rank"));
+    }
+    let identity = levels.len() == blocks.len()
+        && levels.iter().zip(&block_dims).all(|(level, dims)| level.iter().zip(dims).all(|(t, o)| same_dim(t, o)));
+    if identity {
+        return Ok(inner);
+    }
+    let sigma_o: Vec<usize> = lego_algebra::interleave_permutation(d_o, blocks.len());
+    let dims_o: Vec<Dim> = block_dims.into_iter().flatten().collect();
+    let mid_dims: Vec<Dim> = sigma_o.iter().map(|&p| dims_o[p]).collect();
+    let mid_perm: Vec<i64> = lego_algebra::inverse_permutation(&sigma_o).into_iter().map(|p| p as i64).collect();
+    let mid = reg_p(b, &mid_perm, &mid_dims);
+    let mid = first_result(b.insert(build_order_by(b.context, b.location, &[mid])));
+    let flat: Vec<Dim> = levels.iter().flatten().copied().collect();
+    let fin = reg_p(b, &tile_permutation(levels.len(), d_t), &flat);
+    let fin = first_result(b.insert(build_order_by(b.context, b.location, &[fin])));
+    Ok(first_result(b.insert(build_group_by(b.context, b.location, &flat, &[inner, mid, fin]))))
+}
+
+/// Our folding form (option `fold`): see the module doc.
+pub fn normalize_folding(root: OperationRef) -> Result<(), PassFailure> {
     let handle = crate::mlir_context::ContextHandle::of(&root);
     let context = handle.get();
     // Layout ops unused before the pass stay (normalized); those the rewrite leaves unused are erased.
@@ -121,6 +284,8 @@ fn rewrite<'c, 'a>(context: &'c Context, op: OperationRef<'c, 'a>) -> Result<Opt
         LayoutOp::Row { dims } => Some(reg_p(&b, &(0..dims.len() as i64).collect::<Vec<_>>(), &dims)),
         LayoutOp::Col { dims } => Some(reg_p(&b, &(0..dims.len() as i64).rev().collect::<Vec<_>>(), &dims)),
         LayoutOp::RegP { .. } | LayoutOp::GenP { .. } => None,
+        // A tile_by reads its input's blocks: flattening or unwrapping that order_by would change them.
+        LayoutOp::OrderBy { .. } if feeds_tile_by(op) => None,
         LayoutOp::OrderBy { objects } => {
             let flat = flatten(&objects, OpKindFilter::OrderBy);
             if flat.len() == 1 {
@@ -135,22 +300,8 @@ fn rewrite<'c, 'a>(context: &'c Context, op: OperationRef<'c, 'a>) -> Result<Opt
             let simplified = simplify_objects(&objects);
             group_by(&b, &dims, &simplified, simplified != objects)
         }
-        LayoutOp::TileBy { inner, levels } => {
-            let Some(rank) = levels.first().map(Vec::len) else {
-                return Err(Located::new(op.location(), "'lego.tile_by' op expected at least one tiling level"));
-            };
-            if levels.iter().any(|level| level.len() != rank) {
-                return Err(Located::new(
-                    op.location(),
-                    "'lego.tile_by' op all tiling levels must have the same length",
-                ));
-            }
-            let flat: Vec<Dim> = levels.iter().flatten().copied().collect();
-            let reorder = reg_p(&b, &tile_permutation(levels.len(), rank), &flat);
-            let reorder = order_by(&b, &[reorder]);
-            let objects = simplify_objects(&[inner, reorder]);
-            group_by(&b, &flat, &objects, true)
-        }
+        // Lowered directly by lego-to-arith (lowering-form.md §3).
+        LayoutOp::TileBy { .. } => None,
         LayoutOp::ExpandBy { inner, dims, to_dims } => {
             let identity = dims.len() == to_dims.len() && dims.iter().zip(&to_dims).all(|(n, m)| same_dim(n, m));
             identity.then_some(inner)
@@ -158,9 +309,9 @@ fn rewrite<'c, 'a>(context: &'c Context, op: OperationRef<'c, 'a>) -> Result<Opt
     })
 }
 
-/// `σ[k·q + l] = l·d + k` for `q` levels of `d` dims: gathers the level-major sizes `[a⃗, b⃗, …]` dim-major.
+/// `σ_t = Σ(d, q)` for `q` levels of `d` dims: gathers the level-major sizes `[a⃗, b⃗, …]` dim-major.
 fn tile_permutation(levels: usize, rank: usize) -> Vec<i64> {
-    (0..rank).flat_map(|k| (0..levels).map(move |l| (l * rank + k) as i64)).collect()
+    lego_algebra::interleave_permutation(rank, levels).into_iter().map(|p| p as i64).collect()
 }
 
 fn reg_p<'c, 'a>(b: &Builder<'_, 'c, 'a>, perm: &[i64], dims: &[Dim<'c, 'a>]) -> Value<'c, 'a> {
@@ -189,6 +340,10 @@ fn group_by<'c, 'a>(
         _ if rebuilt => Some(first_result(b.insert(build_group_by(b.context, b.location, dims, objects)))),
         _ => None,
     }
+}
+
+fn feeds_tile_by(op: OperationRef) -> bool {
+    crate::lowering::ir::users(first_result(op)).iter().any(|user| OpKind::of(user) == Some(OpKind::TileBy))
 }
 
 #[derive(Clone, Copy, PartialEq)]

@@ -64,9 +64,13 @@ pub fn lowering_passes() -> Vec<PassInfo> {
     vec![
         PassInfo {
             name: "lego-normalization",
-            description: "Desugar row/col/tile_by (and expand_by where possible) into reg_p/gen_p/order_by/group_by",
-            options: &[],
-            entry: Entry::Pass(|_| Ok(crate::normalization::create())),
+            description: "row/col → reg_p, tile_by → its normal form, assume_bounds → cmpi + lego.assume (lowering-form.md §1)",
+            options: &[OptionSpec {
+                name: "fold",
+                default: "false",
+                description: "ours: fold identity pieces and nesting instead, leaving tile_by and assume_bounds to lego-to-arith (the form lego-lower starts from)",
+            }],
+            entry: Entry::Pass(|options| Ok(crate::normalization::create(options.bool("fold")?))),
         },
         PassInfo {
             name: "lego-to-arith",
@@ -79,6 +83,16 @@ pub fn lowering_passes() -> Vec<PassInfo> {
             entry: Entry::Pass(|options| Ok(crate::to_arith::create(options.bool("assume-bounds")?))),
         },
     ]
+}
+
+/// The lego canonicalization patterns (dialect.md, Canonicalization); `canonicalize` in lego-opt runs them too.
+pub fn canonicalization_passes() -> Vec<PassInfo> {
+    vec![PassInfo {
+        name: "lego-canonicalize",
+        description: "lego canonicalization: apply∘apply_inverse, apply_inverse∘apply, gen_p → reg_p, dead pure lego ops",
+        options: &[],
+        entry: Entry::Pass(|_| Ok(crate::canonicalize::create())),
+    }]
 }
 
 /// Index-arithmetic optimization passes (issue: provably minimal index arithmetic).
@@ -155,8 +169,9 @@ pub fn pipelines() -> Vec<PassInfo> {
 fn lego_lower(_: &Options) -> Result<String, RegistryError> {
     // to-arith states the layouts' input ranges for the simplifier; those facts and the user's own
     // (lowering-form.md §3: lego-lower consumes them) are erased before the last clean-up (which then removes
-    // the sizes only they used), so the output holds no lego op.
-    Ok("lego-normalization, lego-to-arith{assume-bounds=true}, canonicalize, cse, lego-arith-simplification, \
+    // the sizes only they used), so the output holds no lego op. Normalization runs in its fold form: tile_by
+    // is lowered directly by lego-to-arith (§3), not through the normal form.
+    Ok("lego-normalization{fold=true}, lego-to-arith{assume-bounds=true}, canonicalize, cse, lego-arith-simplification, \
         lego-verify, lego-strength-reduction, lego-materialize-assume-bounds{cleanup=true consume-facts=true}, \
         canonicalize, cse"
         .into())

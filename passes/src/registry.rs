@@ -216,6 +216,10 @@ impl Builder<'_> {
 
     fn add_pass(&mut self, manager: OperationPassManager, element: &PassElement) -> Result<(), RegistryError> {
         let Some(info) = self.registry.lookup(&element.name) else {
+            if element.name == "canonicalize" {
+                // Upstream canonicalize knows nothing of IRDL ops: the lego patterns run with it (dialect.md).
+                manager.add_pass(crate::canonicalize::create());
+            }
             return add_upstream(manager, &element.to_string(), &element.name, self.implicit_nesting);
         };
         let options = Options::parse(info, element.options.as_deref())?;

@@ -136,6 +136,13 @@ int main(int argc, char **argv) {
     return 1;
   }
   mlirPassManagerAddOwnedPass(pm, strength);
+  // The lego canonicalization patterns by value (lego-lower's canonicalize runs them too).
+  MlirPass canonicalize = legoCreateCanonicalizePass();
+  // CHECK: canonicalize pass: 1
+  printf("canonicalize pass: %d\n", canonicalize.ptr != NULL);
+  if (canonicalize.ptr == NULL)
+    return 1;
+  mlirPassManagerAddOwnedPass(pm, canonicalize);
   if (mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(pm, op))) {
     fprintf(stderr, "lowering failed\n");
     return 1;

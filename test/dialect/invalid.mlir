@@ -270,15 +270,15 @@ func.func @store_rank(%m: memref<100xf32>, %i: index, %x: f32) {
 
 // -----
 
-func.func @check_nothing(%a: index) {
-  // expected-error @+1 {{'lego.check' op expected at least one property to check ('coalescing' or 'bank_conflict_free')}}
+func.func @check_nothing(%tid: index {lego.thread_id}, %a: index) {
+  // expected-error @+1 {{'lego.check' op must request at least one property (coalescing or bank_conflict_free)}}
   lego.check %a {warp_size = 32 : i64}
   return
 }
 
 // -----
 
-func.func @check_warp_size(%a: index) {
+func.func @check_warp_size(%tid: index {lego.thread_id}, %a: index) {
   // expected-error @+1 {{'lego.check' op 'warp_size' must be positive, found 0}}
   lego.check %a {bank_conflict_free, warp_size = 0 : i64}
   return
@@ -286,11 +286,25 @@ func.func @check_warp_size(%a: index) {
 
 // -----
 
-func.func @check_num_banks(%a: index) {
+func.func @check_num_banks(%tid: index {lego.thread_id}, %a: index) {
   // expected-error @+1 {{'lego.check' op 'num_banks' must be positive, found -4}}
   lego.check %a {bank_conflict_free, num_banks = -4 : i64}
   return
 }
+
+// -----
+
+func.func @check_without_thread_id(%a: index) {
+  // expected-error @+1 {{'lego.check' op parent function must have a {lego.thread_id} argument}}
+  lego.check %a {coalescing}
+  return
+}
+
+// -----
+
+%a = arith.constant 0 : index
+// expected-error @+1 {{'lego.check' op must be inside a function}}
+lego.check %a {coalescing}
 
 // -----
 

@@ -12,33 +12,33 @@ func.func @constructors(%n: index, %m: index) {
   // CHECK: %[[C4:.*]] = arith.constant 4 : index
   %c4 = arith.constant 4 : index
   // Literal, SSA and mixed dims; entries keep their form.
-  // CHECK: %[[ROW:.*]] = lego.row [4, 8] : !lego.layout
+  // CHECK: %[[ROW:.*]] = lego.row[4, 8] : !lego.layout
   %row = lego.row [4, 8] : !lego.layout
-  // CHECK: %[[ROWS:.*]] = lego.row [%[[N]], %[[M]]] : !lego.layout
+  // CHECK: %[[ROWS:.*]] = lego.row[%[[N]], %[[M]]] : !lego.layout
   %rows = lego.row [%n, %m] : !lego.layout
-  // CHECK: %[[COL:.*]] = lego.col [%[[C4]], 16, %[[N]]] : !lego.layout
+  // CHECK: %[[COL:.*]] = lego.col[%[[C4]], 16, %[[N]]] : !lego.layout
   %col = lego.col[%c4, 16, %n] : !lego.layout
-  // CHECK: %[[REG:.*]] = lego.reg_p perm [1, 0] dims [2, 2] : !lego.layout
+  // CHECK: %[[REG:.*]] = lego.reg_p perm [1, 0] dims[2, 2] : !lego.layout
   %reg = lego.reg_p perm [1, 0] dims [2, 2] : !lego.layout
   // No space between keyword and bracket is accepted too.
-  // CHECK: %[[REG2:.*]] = lego.reg_p perm [0, 2, 1, 3] dims [%[[C4]], 3, %[[N]], 3] : !lego.layout
+  // CHECK: %[[REG2:.*]] = lego.reg_p perm [0, 2, 1, 3] dims[%[[C4]], 3, %[[N]], 3] : !lego.layout
   %reg2 = lego.reg_p perm[0, 2, 1, 3] dims[%c4, 3, %n, 3] : !lego.layout
   // CHECK: %[[ORD:.*]] = lego.order_by(%[[REG]], %[[ROW]]) : !lego.layout
   %ord = lego.order_by (%reg, %row) : !lego.layout
   // CHECK: %[[ORD1:.*]] = lego.order_by(%[[ROW]]) : !lego.layout
   %ord1 = lego.order_by(%row) : !lego.layout
-  // CHECK: %[[GRP:.*]] = lego.group_by [16, 8](%[[ORD]]) : !lego.layout
+  // CHECK: %[[GRP:.*]] = lego.group_by[16, 8] (%[[ORD]]) : !lego.layout
   %grp = lego.group_by [16, 8](%ord) : !lego.layout
-  // CHECK: lego.group_by [%[[N]], 8](%[[ORD]], %[[ORD1]]) : !lego.layout
+  // CHECK: lego.group_by[%[[N]], 8] (%[[ORD]], %[[ORD1]]) : !lego.layout
   %grp2 = lego.group_by[%n, 8](%ord, %ord1) : !lego.layout
   // An empty object list is allowed.
-  // CHECK: lego.group_by [32]() : !lego.layout
+  // CHECK: lego.group_by[32] () : !lego.layout
   %grp3 = lego.group_by [32]() : !lego.layout
   // CHECK: %[[ORD2:.*]] = lego.order_by(%[[ROWS]]) : !lego.layout
   %ord2 = lego.order_by(%rows) : !lego.layout
   // CHECK: lego.tile_by %[[ORD2]] tile_dims {{\[}}[2, %[[C4]]], [%[[N]], 3]] : !lego.layout
   %tile = lego.tile_by %ord2 tile_dims [[2, %c4], [%n, 3]] : !lego.layout
-  // CHECK: %[[ROW68:.*]] = lego.row [6, 8] : !lego.layout
+  // CHECK: %[[ROW68:.*]] = lego.row[6, 8] : !lego.layout
   %row68 = lego.row [6, 8] : !lego.layout
   // CHECK: lego.expand_by %[[ROW68]] dims [5, %[[M]]] to [6, 8] : !lego.layout
   %exp = lego.expand_by %row68 dims [5, %m] to [6, 8] : !lego.layout
@@ -48,7 +48,7 @@ func.func @constructors(%n: index, %m: index) {
 // CHECK-LABEL: func.func @gen_p
 func.func @gen_p(%i: index, %j: index, %n: index) -> (index, index, index) {
   // With an inverse; the body keeps its ops and the terminator prints as lego.yield.
-  // CHECK: %[[REV:.*]] = lego.gen_p [3, %{{.*}}] apply (%[[A:.*]]: index, %[[B:.*]]: index) {
+  // CHECK: %[[REV:.*]] = lego.gen_p[3, %{{.*}}] apply (%[[A:.*]]: index, %[[B:.*]]: index) {
   // CHECK-NEXT: %[[C1:.*]] = arith.constant 1 : index
   // CHECK: lego.yield %{{.*}} : index
   // CHECK-NEXT: } inv (%[[X:.*]]: index) {
@@ -72,7 +72,7 @@ func.func @gen_p(%i: index, %j: index, %n: index) -> (index, index, index) {
     lego.yield %a, %b : index, index
   } : !lego.layout
   // Apply-only (no inv), written without a space before the dims; regions may hold scf.
-  // CHECK: lego.gen_p [4] apply (%{{.*}}: index) {
+  // CHECK: lego.gen_p[4] apply (%{{.*}}: index) {
   // CHECK: scf.if
   // CHECK: lego.yield %{{.*}} : index
   // CHECK-NEXT: } : !lego.layout

@@ -3,14 +3,14 @@
 // RUN: lego-opt %s --canonicalize --mlir-print-ir-before-all -o /dev/null 2>&1 | FileCheck %s --check-prefix=BEFORE
 
 // AFTER: // -----// IR Dump After canonicalize //----- //
-// AFTER: lego.row [4, 8] : !lego.layout
+// AFTER: lego.row[4, 8] : !lego.layout
 // AFTER: arith.muli
 // AFTER: // -----// IR Dump After lego-strength-reduction //----- //
-// AFTER: lego.row [4, 8] : !lego.layout
+// AFTER: lego.row[4, 8] : !lego.layout
 // AFTER: arith.shli
 
 // BEFORE: // -----// IR Dump Before canonicalize //----- //
-// BEFORE: lego.row [4, 8] : !lego.layout
+// BEFORE: lego.row[4, 8] : !lego.layout
 // BEFORE-NOT: IR Dump After
 
 func.func @f(%i: index, %j: index) -> index {

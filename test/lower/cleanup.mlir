@@ -16,7 +16,7 @@ func.func @dead_layouts(%m: memref<8xf32>, %n: index) {
 
 // CHECK-LABEL: func.func @kept_for_checks
 // CHECK-SAME: (%[[I:.*]]: index, %[[J:.*]]: index, %[[TID:.*]]: index {lego.thread_id})
-// CHECK: %[[L:.*]] = lego.row [4, 8] : !lego.layout
+// CHECK: %[[L:.*]] = lego.row[4, 8] : !lego.layout
 // CHECK-NEXT: lego.assert_apply_bounds %[[L]](%[[I]], %[[J]]) : !lego.layout
 // CHECK-NEXT: %[[S:.*]] = arith.muli %[[I]], %{{.*}} : index
 // CHECK-NEXT: %[[F:.*]] = arith.addi %[[J]], %[[S]] : index

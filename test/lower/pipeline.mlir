@@ -1,7 +1,7 @@
 // Both passes are registered: as flags, inside --pass-pipeline (also nested under func.func, where
 // layouts stay within each function), mixed with upstream passes.
-// RUN: lego-opt %s --pass-pipeline='builtin.module(func.func(lego-normalization, lego-to-arith), canonicalize, cse)' | FileCheck %s
-// RUN: lego-opt %s -lego-normalization -lego-to-arith -canonicalize -cse | FileCheck %s
+// RUN: lego-opt %s --pass-pipeline='builtin.module(func.func(lego-normalization{fold=true}, lego-to-arith), canonicalize, cse)' | FileCheck %s
+// RUN: lego-opt %s -lego-normalization='fold=true' -lego-to-arith -canonicalize -cse | FileCheck %s
 // RUN: lego-opt --list-passes | FileCheck %s --check-prefix=LIST
 // LIST: --lego-normalization
 // LIST: --lego-to-arith
@@ -18,16 +18,16 @@
 // tile_by apply(ti, tk, i, k) = (ti·4 + i)·12 + tk·3 + k.
 // CHECK-LABEL: func.func @tiled
 // CHECK-SAME: (%[[TI:.*]]: index, %[[TK:.*]]: index, %[[I:.*]]: index, %[[K:.*]]: index)
-// Here normalized to reg_p perm [0, 2, 1, 3] dims [2, 4, 4, 3]: flatten((ti, i, tk, k), (2, 4, 4, 3)),
-// innermost first: k + tk·3 + i·12 + ti·48.
+// normalization{fold=true} leaves tile_by to lego-to-arith's direct form (semantics.md): c = (ti·4 + i, tk·3 + k)
+// per dim, then row [8, 12] over c: (ti·4 + i)·12 + (tk·3 + k).
 // CHECK-DAG: %[[C3:.*]] = arith.constant 3 : index
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
 // CHECK-DAG: %[[C12:.*]] = arith.constant 12 : index
-// CHECK-DAG: %[[C48:.*]] = arith.constant 48 : index
-// CHECK: %[[S1:.*]] = arith.muli %[[TK]], %[[C3]] : index
-// CHECK-NEXT: %[[A1:.*]] = arith.addi %[[K]], %[[S1]] : index
-// CHECK-NEXT: %[[S2:.*]] = arith.muli %[[I]], %[[C12]] : index
-// CHECK-NEXT: %[[A2:.*]] = arith.addi %[[A1]], %[[S2]] : index
-// CHECK-NEXT: %[[S3:.*]] = arith.muli %[[TI]], %[[C48]] : index
+// CHECK: %[[S1:.*]] = arith.muli %[[TI]], %[[C4]] : index
+// CHECK-NEXT: %[[A1:.*]] = arith.addi %[[I]], %[[S1]] : index
+// CHECK-NEXT: %[[S2:.*]] = arith.muli %[[TK]], %[[C3]] : index
+// CHECK-NEXT: %[[A2:.*]] = arith.addi %[[K]], %[[S2]] : index
+// CHECK-NEXT: %[[S3:.*]] = arith.muli %[[A1]], %[[C12]] : index
 // CHECK-NEXT: %[[F:.*]] = arith.addi %[[A2]], %[[S3]] : index
 // CHECK-NEXT: return %[[F]]
 func.func @tiled(%ti: index, %tk: index, %i: index, %k: index) -> index {

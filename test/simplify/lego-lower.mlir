@@ -1,7 +1,7 @@
 // lego-lower end to end on the paper's Fig. 1 tiled matmul layouts (Table I): with static power-of-two tiles
 // the apply is the minimal shift/add form — no division, remainder or multiplication left.
 // RUN: lego-opt %s --split-input-file --lego-lower | FileCheck %s
-// RUN: lego-opt %s --split-input-file --pass-pipeline='builtin.module(lego-normalization, lego-to-arith{assume-bounds=true}, canonicalize, cse, lego-arith-simplification{verify-rewrites=true}, lego-strength-reduction, lego-materialize-assume-bounds{cleanup=true only-layout-contract=true}, canonicalize, cse)' 2>&1 | FileCheck %s
+// RUN: lego-opt %s --split-input-file --pass-pipeline='builtin.module(lego-normalization{fold=true}, lego-to-arith{assume-bounds=true}, canonicalize, cse, lego-arith-simplification{verify-rewrites=true}, lego-strength-reduction, lego-materialize-assume-bounds{cleanup=true only-layout-contract=true}, canonicalize, cse)' 2>&1 | FileCheck %s
 
 // A (M×K = 1024×512, 64×32 tiles) by rows: (ti·64 + i)·512 + tk·32 + k = ti<<15 + i<<9 + tk<<5 + k.
 // CHECK-LABEL: func.func @matmul_a_row

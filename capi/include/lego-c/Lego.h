@@ -113,6 +113,9 @@ LEGO_CAPI_EXPORTED MlirPass legoCreateGenerateBoundsChecksPass(void);
 LEGO_CAPI_EXPORTED MlirPass legoCreateVerifyPass(void);
 LEGO_CAPI_EXPORTED MlirPass legoCreateVerifyBijectivityPass(void);
 LEGO_CAPI_EXPORTED MlirPass legoCreateExternalSmtVerifierPass(void);
+/// The lego canonicalization patterns (dialect.md); lego-opt's `canonicalize`
+/// runs them too, upstream canonicalize alone does not.
+LEGO_CAPI_EXPORTED MlirPass legoCreateCanonicalizePass(void);
 
 /// Creates any registered lego pass by name ("lego-materialize-assume-bounds")
 /// with option text ("cleanup=true"; may be empty), through the registry

@@ -33,11 +33,16 @@ pub enum AlgebraError {
     #[error("Inner tile dimension {level_len} does not match input layout dimension {input_rank}")]
     TileRankMismatch { level_len: usize, input_rank: usize },
 
+    /// `tile_by`: a block of the input `order_by` has a rank different from the first block's (the tile rank).
+    #[error("Block {block} of the input layout has rank {rank}, but the tile rank (rank of block 0) is {first}")]
+    TileBlockRankMismatch { block: usize, rank: usize, first: usize },
+
     /// `tile_by`: the product of all tile sizes differs from the input layout's element count.
     #[error("Total product of tile dims ({tile}) does not match total product of input dims ({input})")]
     TileProductMismatch { tile: u64, input: u64 },
 
-    /// `tile_by`: the tile sizes of one dimension do not multiply to that dimension's size.
+    /// `tile_by`: the tile sizes of one dimension do not multiply to that dimension's size (the product of
+    /// dim `k` over the input's blocks).
     #[error("Product of tile dims for dimension {dim} ({tile}) does not match input dimension size ({input})")]
     TileDimensionProductMismatch { dim: usize, tile: u64, input: u64 },
 

@@ -155,8 +155,15 @@ impl Layout {
                 Ok(Some(x))
             }
             LayoutNode::TileBy { inner, tile_dims } => {
+                let blocks = tile_blocks(inner);
+                if is_identity_tiling(tile_dims, blocks) {
+                    return inner.apply_unchecked(index);
+                }
                 let coords = tile_coordinates(tile_dims, index)?;
-                inner.apply_unchecked(&coords)
+                if blocks.len() == 1 {
+                    return inner.apply_unchecked(&coords);
+                }
+                inner.apply_unchecked(&split_over_blocks(blocks, &coords))
             }
             LayoutNode::ExpandBy { inner, dims, to } => {
                 let Some(x) = inner.apply_unchecked(index)? else { return Ok(None) };
@@ -199,7 +206,12 @@ impl Layout {
                 Ok(mixed_radix_unflatten(&dim_values(dims), x))
             }
             LayoutNode::TileBy { inner, tile_dims } => {
-                let coords = inner.inverse_in_range(x)?;
+                let blocks = tile_blocks(inner);
+                let split = inner.inverse_in_range(x)?;
+                if is_identity_tiling(tile_dims, blocks) {
+                    return Ok(split);
+                }
+                let coords = if blocks.len() == 1 { split } else { join_over_blocks(blocks, &split)? };
                 Ok(tile_index(tile_dims, &coords))
             }
             LayoutNode::ExpandBy { inner, dims, to } => {
@@ -221,8 +233,25 @@ impl Layout {
     }
 }
 
-/// tile_by: `c_k = B([a_k, b_k, …], [i^1_k, i^2_k, …])` for each dim `k`, where the logical index is
-/// level-major: `index[l·d + k] = i^l_k`.
+/// The blocks of a tile_by's input (its `order_by`'s parts; the constructor guarantees the `order_by`).
+fn tile_blocks(inner: &Layout) -> &[Layout] {
+    match inner.node() {
+        LayoutNode::OrderBy { parts } => parts,
+        _ => std::slice::from_ref(inner),
+    }
+}
+
+/// The identity shortcut of semantics.md: as many levels as blocks, and every tile dim of level `h` equal to
+/// dim `k` of block `h`. The indices then pass through unchanged.
+fn is_identity_tiling(tile_dims: &[Vec<Dim>], blocks: &[Layout]) -> bool {
+    tile_dims.len() == blocks.len()
+        && tile_dims.iter().zip(blocks).all(|(level, block)| {
+            level.len() == block.rank() && level.iter().zip(block.dims()).all(|(t, &o)| t.value == o)
+        })
+}
+
+/// tile_by: `c_k = B([t_{0,k}, t_{1,k}, …], [i_{0,k}, i_{1,k}, …])` for each dim `k`, where the logical index
+/// is level-major: `index[l·d + k] = i_{l,k}`.
 fn tile_coordinates(tile_dims: &[Vec<Dim>], index: &[u64]) -> Result<Vec<u64>> {
     let d = tile_dims.first().map_or(0, Vec::len);
     (0..d)
@@ -245,6 +274,32 @@ fn tile_index(tile_dims: &[Vec<Dim>], coords: &[u64]) -> Vec<u64> {
         }
     }
     index
+}
+
+/// Multi-block split: `(s_{0,k}, s_{1,k}, …) = B⁻¹([o_{0,k}, o_{1,k}, …], c_k)`, returned block-major
+/// (`s[h·d + k]`), the input of `apply(O, …)`.
+fn split_over_blocks(blocks: &[Layout], coords: &[u64]) -> Vec<u64> {
+    let d = coords.len();
+    let mut split = vec![0; d * blocks.len()];
+    for (k, &c) in coords.iter().enumerate() {
+        let sizes: Vec<u64> = blocks.iter().map(|b| b.dims()[k]).collect();
+        for (h, digit) in mixed_radix_unflatten(&sizes, c).into_iter().enumerate() {
+            split[h * d + k] = digit;
+        }
+    }
+    split
+}
+
+/// Inverse of [`split_over_blocks`]: `c_k = B([o_{0,k}, o_{1,k}, …], [s_{0,k}, s_{1,k}, …])`.
+fn join_over_blocks(blocks: &[Layout], split: &[u64]) -> Result<Vec<u64>> {
+    let d = blocks.first().map_or(0, Layout::rank);
+    (0..d)
+        .map(|k| {
+            let sizes: Vec<u64> = blocks.iter().map(|b| b.dims()[k]).collect();
+            let digits: Vec<u64> = (0..blocks.len()).map(|h| split[h * d + k]).collect();
+            mixed_radix_flatten(&sizes, &digits)
+        })
+        .collect()
 }
 
 #[cfg(test)]

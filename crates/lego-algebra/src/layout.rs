@@ -209,22 +209,28 @@ impl Layout {
         Self::build(LayoutNode::GroupBy { dims, objects }, values, invertible)
     }
 
-    /// `lego.tile_by L tile_dims [[a⃗], [b⃗], …]`: `L` must be an `order_by`; every level has `rank(L)`
-    /// entries and, for each dim `k`, `a_k·b_k·… = dim_k(L)`. The logical index is
+    /// `lego.tile_by O tile_dims [[t_{0,·}], [t_{1,·}], …]` (semantics.md): `O` must be an
+    /// `order_by(P_0, …, P_{q_o-1})` of blocks that all have the tile rank `d_o = rank(P_0)` (the first
+    /// block's rank, not the order_by's total rank); every level has `d_o` entries and, for each dim `k`,
+    /// `Π_l t_{l,k} = Π_h o_{h,k}` (`o_{h,k}` = dim `k` of block `h`). The logical index is level-major:
     /// `(level-0 indices…, level-1 indices…, …)`.
     pub fn tile_by<D, Level>(inner: Layout, tile_dims: impl IntoIterator<Item = Level>) -> Result<Self>
     where
         D: Into<Dim>,
         Level: IntoIterator<Item = D>,
     {
-        if !matches!(inner.node(), LayoutNode::OrderBy { .. }) {
+        let LayoutNode::OrderBy { parts: blocks } = inner.node() else {
             return Err(AlgebraError::TileInputNotOrderBy);
-        }
+        };
         let tile_dims: Vec<Vec<Dim>> = tile_dims.into_iter().map(into_dims).collect();
         if tile_dims.is_empty() {
             return Err(AlgebraError::Empty { op: "tile_by", what: "tiling level" });
         }
-        let rank = inner.rank();
+        // `order_by` has at least one part (checked by its constructor).
+        let rank = blocks[0].rank();
+        if let Some((block, b)) = blocks.iter().enumerate().find(|(_, b)| b.rank() != rank) {
+            return Err(AlgebraError::TileBlockRankMismatch { block, rank: b.rank(), first: rank });
+        }
         if let Some(level) = tile_dims.iter().find(|level| level.len() != rank) {
             return Err(AlgebraError::TileRankMismatch { level_len: level.len(), input_rank: rank });
         }
@@ -237,8 +243,9 @@ impl Layout {
         if tile != inner.numel() {
             return Err(AlgebraError::TileProductMismatch { tile, input: inner.numel() });
         }
-        for (k, &size) in inner.dims().iter().enumerate() {
+        for k in 0..rank {
             let product = checked_product(tile_dims.iter().map(|level| level[k].value), "the product of tile dims")?;
+            let size = checked_product(blocks.iter().map(|b| b.dims()[k]), "the product of block dims")?;
             if product != size {
                 return Err(AlgebraError::TileDimensionProductMismatch { dim: k, tile: product, input: size });
             }
@@ -335,6 +342,27 @@ impl Layout {
             LayoutNode::OrderBy { .. } => Vec::new(),
             LayoutNode::TileBy { tile_dims, .. } => tile_dims.iter().flatten().copied().collect(),
             LayoutNode::ExpandBy { dims, to, .. } => dims.iter().chain(to).copied().collect(),
+        }
+    }
+
+    /// The logical dims as size entries (with their symbolic flags): `own_dim_entries` for ops that list
+    /// their logical sizes, the concatenation of the parts for `order_by`, the input's for `expand_by`.
+    pub fn logical_dim_entries(&self) -> Vec<Dim> {
+        match self.node() {
+            LayoutNode::OrderBy { parts } => parts.iter().flat_map(Layout::logical_dim_entries).collect(),
+            LayoutNode::ExpandBy { inner, .. } => inner.logical_dim_entries(),
+            _ => self.own_dim_entries(),
+        }
+    }
+
+    /// For a `tile_by`: its input's blocks (the `order_by`'s parts) and its tile levels.
+    pub fn tile_structure(&self) -> Option<(&[Layout], &[Vec<Dim>])> {
+        match self.node() {
+            LayoutNode::TileBy { inner, tile_dims } => match inner.node() {
+                LayoutNode::OrderBy { parts } => Some((parts, tile_dims)),
+                _ => None,
+            },
+            _ => None,
         }
     }
 

@@ -30,7 +30,7 @@ pub use error::{AlgebraError, Result};
 pub use eval::{mixed_radix_flatten, mixed_radix_unflatten, NO_ELEMENT};
 pub use genfn::{isqrt, ApplyFn, GenFn, InverseFn, ANTIDIAG_MAX_N};
 pub use layout::{Dim, Layout, LayoutNode};
-pub use normalize::tile_permutation;
+pub use normalize::{interleave_permutation, inverse_permutation, tile_permutation};
 
 #[cfg(test)]
 mod tests;

@@ -74,11 +74,14 @@ pub struct RandomConfig {
     /// Whether the root may be an `expand_by` (only the root: "no element" inside a composite has no
     /// defined meaning in semantics.md, see [`Layout::apply`]).
     pub allow_expand_by: bool,
+    /// Every root is a `tile_by` (random tile rank d, q_o blocks, q_t levels; one in six an identity tiling),
+    /// for focused tests of its lowering and normal form.
+    pub only_tile_by: bool,
 }
 
 impl Default for RandomConfig {
     fn default() -> Self {
-        RandomConfig { max_numel: 4096, max_depth: 3, symbolic_percent: 0, allow_expand_by: true }
+        RandomConfig { max_numel: 4096, max_depth: 3, symbolic_percent: 0, allow_expand_by: true, only_tile_by: false }
     }
 }
 
@@ -88,6 +91,9 @@ impl Default for RandomConfig {
 pub fn random_layout(rng: &mut SplitMix64, config: &RandomConfig) -> Layout {
     let mut generator = Generator { rng, config };
     let numel = generator.numel();
+    if config.only_tile_by {
+        return generator.tile(numel, config.max_depth).expect("the generator builds valid layouts");
+    }
     let layout = generator.layout(numel, config.max_depth);
     if config.allow_expand_by && generator.rng.percent(25) {
         generator.expand(layout)
@@ -214,23 +220,66 @@ impl Generator<'_> {
         built.expect("the generator builds valid layouts")
     }
 
+    /// A `tile_by` over an `order_by` of `q_o` blocks of the same rank `d` (the tile rank), each a layout with
+    /// the block dims `o_{h,·}`, tiled with `q_t` levels whose per-dim products match the blocks'. One in six
+    /// is an identity tiling (the levels are the blocks' dims), exercising the shortcut.
     fn tile(&mut self, numel: u64, depth: usize) -> crate::Result<Layout> {
-        let count = self.rng.range_inclusive(1, 2) as usize;
-        let parts: Vec<Layout> =
-            self.split(numel, count).into_iter().map(|n| self.layout(n, depth.saturating_sub(1))).collect();
-        let inner = Layout::order_by(parts)?;
-        // Keep the logical rank (d · levels) small enough for readable MLIR and fast enumeration.
-        let max_levels = (8 / inner.rank()).clamp(1, 3) as u64;
-        let levels = self.rng.range_inclusive(1, max_levels) as usize;
-        let mut tile_dims = vec![Vec::with_capacity(inner.rank()); levels];
-        for &size in inner.dims() {
-            for (level, v) in tile_dims.iter_mut().zip(self.split(size, levels)) {
+        let d = self.rng.range_inclusive(1, 3) as usize;
+        // Keep d·q_o and d·q_t ≤ 8 for readable MLIR and fast enumeration.
+        let max_levels = (8 / d).clamp(1, 3) as u64;
+        let q_o = self.rng.range_inclusive(1, max_levels) as usize;
+        let block_numels = self.split(numel, q_o);
+        let block_dims: Vec<Vec<u64>> = block_numels.iter().map(|&n| self.split(n, d)).collect();
+        let blocks: Vec<Layout> = block_dims
+            .iter()
+            .map(|dims| {
+                let dims: Vec<Dim> = dims.iter().map(|&v| self.dim(v)).collect();
+                self.layout_with_dims(dims, depth.saturating_sub(1))
+            })
+            .collect();
+        let inner = Layout::order_by(blocks)?;
+        if self.rng.percent(17) {
+            let levels: Vec<Vec<Dim>> = block_dims.iter().map(|dims| dims.iter().map(|&v| Dim::lit(v)).collect()).collect();
+            return Layout::tile_by(inner, levels);
+        }
+        let q_t = self.rng.range_inclusive(1, max_levels) as usize;
+        let mut tile_dims = vec![Vec::with_capacity(d); q_t];
+        for k in 0..d {
+            let size: u64 = block_dims.iter().map(|dims| dims[k]).product();
+            for (level, v) in tile_dims.iter_mut().zip(self.split(size, q_t)) {
                 level.push(v);
             }
         }
         let tile_dims: Vec<Vec<Dim>> =
             tile_dims.into_iter().map(|level| level.into_iter().map(|v| self.dim(v)).collect()).collect();
         Layout::tile_by(inner, tile_dims)
+    }
+
+    /// A layout whose logical dims are exactly `dims`: a primitive, a `rev` when the rank is 2, or (with
+    /// depth left) a `group_by` over random objects.
+    fn layout_with_dims(&mut self, dims: Vec<Dim>, depth: usize) -> Layout {
+        let kinds = if depth == 0 { 4 } else { 5 };
+        let numel: u64 = dims.iter().map(|d| d.value).product();
+        let built = match self.rng.below(kinds) {
+            0 => Layout::row(dims),
+            1 => Layout::col(dims),
+            2 => {
+                let mut perm: Vec<usize> = (0..dims.len()).collect();
+                self.rng.shuffle(&mut perm);
+                Layout::reg_p(perm, dims)
+            }
+            3 if dims.len() == 2 => {
+                let (n1, n2) = (dims[0].value, dims[1].value);
+                Layout::gen_p(dims, GenFn::Rev { n1, n2 })
+            }
+            3 => Layout::row(dims),
+            _ => {
+                let objects: Vec<Layout> =
+                    (0..self.rng.range_inclusive(1, 2)).map(|_| self.layout(numel, depth - 1)).collect();
+                Layout::group_by(dims, objects)
+            }
+        };
+        built.expect("the generator builds valid layouts")
     }
 
     /// Wraps `layout` in an `expand_by` over a random shape with its element count.
@@ -317,6 +366,23 @@ mod tests {
         }
         assert!(seen.iter().all(|&s| s), "{seen:?}");
         assert!(symbolic && expand && tile);
+    }
+
+    #[test]
+    fn only_tile_by_covers_multi_block_shapes() {
+        let config = RandomConfig { only_tile_by: true, symbolic_percent: 30, ..RandomConfig::default() };
+        let mut rng = SplitMix64::new(11);
+        let (mut multi_block, mut multi_level, mut identity, mut rank_above_one) = (false, false, false, false);
+        for _ in 0..200 {
+            let l = random_layout(&mut rng, &config);
+            let Some((blocks, levels)) = l.tile_structure() else { panic!("not a tile_by: {l}") };
+            multi_block |= blocks.len() > 1;
+            multi_level |= levels.len() > 1;
+            rank_above_one |= levels[0].len() > 1;
+            identity |= levels.len() == blocks.len()
+                && levels.iter().zip(blocks).all(|(level, block)| level.iter().map(|d| d.value).eq(block.dims().iter().copied()));
+        }
+        assert!(multi_block && multi_level && identity && rank_above_one);
     }
 
     #[test]

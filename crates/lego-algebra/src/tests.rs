@@ -15,7 +15,7 @@ fn all_indices(layout: &Layout) -> impl Iterator<Item = Vec<u64>> + '_ {
 }
 
 fn assert_bijective(layout: &Layout) {
-    let report = layout.check_bijective(1 << 16).expect("check runs");
+    let report = layout.check_bijective(1 << 17).expect("check runs");
     assert!(
         matches!(report, BijectivityReport::Bijective { inverse_checked: true, .. }),
         "{layout}: {report:?}"
@@ -85,6 +85,79 @@ fn example_3_tile_by() -> TestResult {
     Ok(())
 }
 
+// semantics.md, tile_by worked examples: each value by hand, each layout an exhaustive bijection.
+
+#[test]
+fn tile_by_example_two_blocks_of_rank_one() -> TestResult {
+    let l = examples::tiled_two_blocks_rank1();
+    assert_eq!(l.dims(), &[2, 5, 5, 4]);
+    // c = B([2,5,5,4], (1,2,3,1)) = 153; split over [10, 20] → (7, 13); row[10](7)·20 + col[20](13) = 153.
+    assert_eq!(l.apply(&[1, 2, 3, 1])?, 153);
+    assert_eq!(l.apply_inverse(7)?, vec![0, 0, 1, 3]);
+    assert_bijective(&l);
+    Ok(())
+}
+
+#[test]
+fn tile_by_example_identity_shortcut() -> TestResult {
+    let l = examples::tiled_identity_6x8();
+    assert_eq!(l.dims(), &[6, 6, 6, 8, 8, 8]);
+    // row[6,6,6](1,2,3) = 51, row[8,8,8](4,5,6) = 302: 51·512 + 302 = 26414.
+    assert_eq!(l.apply(&[1, 2, 3, 4, 5, 6])?, 26414);
+    assert_eq!(l.apply_inverse(26414)?, vec![1, 2, 3, 4, 5, 6]);
+    assert_bijective(&l);
+    Ok(())
+}
+
+#[test]
+fn tile_by_example_multi_block_split() -> TestResult {
+    let l = examples::tiled_split_2x4_3x2();
+    // c = (3, 7); 3 over [2,3] → (1, 0); 7 over [4,2] → (3, 1); row[2,4](1,3)·6 + row[3,2](0,1) = 43.
+    assert_eq!(l.apply(&[1, 1, 1, 3])?, 43);
+    assert_eq!(l.apply_inverse(43)?, vec![1, 1, 1, 3]);
+    assert_bijective(&l);
+    // Not the single-block reading: order_by's total rank is 4, but d_o = 2.
+    assert_eq!(l.rank(), 4);
+    Ok(())
+}
+
+#[test]
+fn tile_by_example_triton_grouped_pid() -> TestResult {
+    let l = examples::triton_grouped_pid();
+    assert_eq!(l.dims(), &[4, 3]);
+    assert_eq!(l.apply_inverse(7)?, vec![3, 0]);
+    assert_eq!(l.apply(&[3, 0])?, 7);
+    assert_bijective(&l);
+    Ok(())
+}
+
+#[test]
+fn tile_by_paper_table_one_uses_the_inner_dims_as_strides() -> TestResult {
+    // (M/BM, K/BK, BM, BK) = (2, 3, 4, 4) over row [8, 12]: (pm·BM + i)·K + pk·BK + k.
+    let l = examples::fig1_tiled(8, 12, 4, 4)?;
+    for index in all_indices(&l) {
+        let (pm, pk, i, k) = (index[0], index[1], index[2], index[3]);
+        assert_eq!(l.apply(&index)?, (pm * 4 + i) * 12 + pk * 4 + k, "{index:?}");
+    }
+    Ok(())
+}
+
+#[test]
+fn tile_by_identity_shortcut_agrees_with_the_general_formula() -> TestResult {
+    // Same numbers, once as the shortcut and once with the levels swapped into a non-identity split.
+    let shortcut = Layout::tile_by(Layout::order_by([Layout::row([2, 3])?, Layout::col([4, 5])?])?, [[2, 3], [4, 5]])?;
+    let general = Layout::tile_by(Layout::order_by([Layout::row([2, 3])?, Layout::col([4, 5])?])?, [[1, 1], [8, 15]])?;
+    for index in all_indices(&shortcut) {
+        // Level-major (i0,i1,j0,j1) under the shortcut is block-major; the general tiling with outer level
+        // of size 1 combines c_k = j_k over [8, 15] and splits it over [o_{0,k}, o_{1,k}] = [2,4], [3,5].
+        let c = [index[0] * 4 + index[2], index[1] * 5 + index[3]];
+        assert_eq!(shortcut.apply(&index)?, general.apply(&[0, 0, c[0], c[1]])?);
+    }
+    assert_bijective(&shortcut);
+    assert_bijective(&general);
+    Ok(())
+}
+
 #[test]
 fn example_4_row_and_col() -> TestResult {
     let (row, col) = (examples::row_4x8(), examples::col_4x8());
@@ -139,7 +212,7 @@ fn fig1_table_i_formula() -> TestResult {
 #[test]
 fn every_fixed_example_is_bijective() {
     for (name, l) in examples::all() {
-        let report = l.check_bijective(1 << 16).expect("check runs");
+        let report = l.check_bijective(1 << 17).expect("check runs");
         assert!(report.is_bijective(), "{name}: {report:?}");
     }
 }
@@ -335,6 +408,24 @@ fn tile_by_errors() -> TestResult {
         Err("Tile dimension 0 must be strictly positive".to_string())
     );
     assert_eq!(e(Layout::tile_by(Layout::row([10])?, [[2], [5]])), Err("input must be an OrderBy layout".to_string()));
+    // Blocks of different ranks.
+    let ragged = Layout::order_by([Layout::row([2, 3])?, Layout::row([4])?])?;
+    assert_eq!(
+        e(Layout::tile_by(ragged, [[6], [4]])),
+        Err("Block 1 of the input layout has rank 1, but the tile rank (rank of block 0) is 2".to_string())
+    );
+    // d is the first block's rank, not the order_by's total rank (2 here).
+    let two_blocks = Layout::order_by([Layout::row([10])?, Layout::col([20])?])?;
+    assert_eq!(
+        e(Layout::tile_by(two_blocks.clone(), [[10, 20]])),
+        Err("Inner tile dimension 2 does not match input layout dimension 1".to_string())
+    );
+    // Per-dim product over blocks: dim 0 of the two rank-2 blocks is 2·3 = 6, the tiles give 3·1.
+    let blocks2 = Layout::order_by([Layout::row([2, 4])?, Layout::row([3, 2])?])?;
+    assert_eq!(
+        Layout::tile_by(blocks2, [[3, 8], [1, 2]]).map(|_| ()),
+        Err(AlgebraError::TileDimensionProductMismatch { dim: 0, tile: 3, input: 6 })
+    );
     let no_levels: [[u64; 1]; 0] = [];
     assert!(matches!(Layout::tile_by(inner.clone(), no_levels), Err(AlgebraError::Empty { op: "tile_by", .. })));
     // Levels of different lengths: the second is checked against the rank too.

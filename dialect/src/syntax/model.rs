@@ -433,14 +433,15 @@ impl LegoOp {
         let name = format!("{}lego.{}", results_prefix(results), self.name().suffix());
         let list = |values: &[String]| values.join(", ");
         match self {
-            LegoOp::Row { dims, ty } | LegoOp::Col { dims, ty } => format!("{name} {} : {ty}", dims_text(dims)),
+            // dialect.md's printed spelling: no space between an op name or keyword and a following `[`.
+            LegoOp::Row { dims, ty } | LegoOp::Col { dims, ty } => format!("{name}{} : {ty}", dims_text(dims)),
             LegoOp::RegP { perm, dims, ty } => {
                 let perm: Vec<Dim> = perm.iter().map(|&entry| Dim::Static(entry)).collect();
-                format!("{name} perm {} dims {} : {ty}", dims_text(&perm), dims_text(dims))
+                format!("{name} perm {} dims{} : {ty}", dims_text(&perm), dims_text(dims))
             }
             LegoOp::GenP { .. } => String::new(),
             LegoOp::OrderBy { objects, ty } => format!("{name}({}) : {ty}", list(objects)),
-            LegoOp::GroupBy { dims, objects, ty } => format!("{name} {}({}) : {ty}", dims_text(dims), list(objects)),
+            LegoOp::GroupBy { dims, objects, ty } => format!("{name}{} ({}) : {ty}", dims_text(dims), list(objects)),
             LegoOp::TileBy { inner, levels, ty } => {
                 let levels: Vec<String> = levels.iter().map(|level| dims_text(level)).collect();
                 format!("{name} {inner} tile_dims [{}] : {ty}", levels.join(", "))
@@ -486,7 +487,7 @@ impl LegoOp {
     pub fn custom_pieces(&self, results: Option<&str>) -> Option<Pieces> {
         let LegoOp::GenP { dims, apply, inv, ty } = self else { return None };
         Some(Pieces {
-            header: format!("{}lego.gen_p {} apply ({}) {{", results_prefix(results), dims_text(dims), args_text(apply)),
+            header: format!("{}lego.gen_p{} apply ({}) {{", results_prefix(results), dims_text(dims), args_text(apply)),
             middle: inv.as_ref().map(|inv| format!("}} inv ({}) {{", args_text(inv))),
             trailer: format!("}} : {ty}"),
         })
@@ -536,7 +537,7 @@ mod tests {
             op.generic(Some("%l")),
             "%l = \"lego.row\"(%n) {static_dims = array<i64: 4, -9223372036854775808>} : (index) -> !lego.layout"
         );
-        assert_eq!(op.custom(Some("%l")), "%l = lego.row [4, %n] : !lego.layout");
+        assert_eq!(op.custom(Some("%l")), "%l = lego.row[4, %n] : !lego.layout");
     }
 
     #[test]
@@ -567,7 +568,7 @@ mod tests {
         assert_eq!(
             op.custom_pieces(Some("%l")),
             Some(Pieces {
-                header: "%l = lego.gen_p [%c4, 4] apply (%i: index, %j: index) {".into(),
+                header: "%l = lego.gen_p[%c4, 4] apply (%i: index, %j: index) {".into(),
                 middle: Some("} inv (%x: index) {".into()),
                 trailer: "} : !lego.layout".into()
             })

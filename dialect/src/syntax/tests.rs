@@ -42,24 +42,24 @@ fn case(custom: &'static str, generic: &str, canonical: &'static str) -> Case {
 fn cases() -> Vec<Case> {
     vec![
         // Layout constructors.
-        case("%l = lego.row [4, %n] : !lego.layout", "%l = \"lego.row\"(%n) {static_dims = array<i64: 4, DYN>} : (index) -> !lego.layout", "%l = lego.row [4, %n] : !lego.layout"),
+        case("%l = lego.row [4, %n] : !lego.layout", "%l = \"lego.row\"(%n) {static_dims = array<i64: 4, DYN>} : (index) -> !lego.layout", "%l = lego.row[4, %n] : !lego.layout"),
         case(
             "%l = lego.row[%m, %n] : !lego.layout",
             "%l = \"lego.row\"(%m, %n) {static_dims = array<i64: DYN, DYN>} : (index, index) -> !lego.layout",
-            "%l = lego.row [%m, %n] : !lego.layout",
+            "%l = lego.row[%m, %n] : !lego.layout",
         ),
-        case("%l = lego.col [4, 8] : !lego.layout", "%l = \"lego.col\"() {static_dims = array<i64: 4, 8>} : () -> !lego.layout", "%l = lego.col [4, 8] : !lego.layout"),
-        case("%l = lego.row [0, -5] : !lego.layout", "%l = \"lego.row\"() {static_dims = array<i64: 0, -5>} : () -> !lego.layout", "%l = lego.row [0, -5] : !lego.layout"),
-        case("%l = lego.row [] : !lego.layout", "%l = \"lego.row\"() {static_dims = array<i64>} : () -> !lego.layout", "%l = lego.row [] : !lego.layout"),
+        case("%l = lego.col [4, 8] : !lego.layout", "%l = \"lego.col\"() {static_dims = array<i64: 4, 8>} : () -> !lego.layout", "%l = lego.col[4, 8] : !lego.layout"),
+        case("%l = lego.row [0, -5] : !lego.layout", "%l = \"lego.row\"() {static_dims = array<i64: 0, -5>} : () -> !lego.layout", "%l = lego.row[0, -5] : !lego.layout"),
+        case("%l = lego.row [] : !lego.layout", "%l = \"lego.row\"() {static_dims = array<i64>} : () -> !lego.layout", "%l = lego.row[] : !lego.layout"),
         case(
             "%l = lego.reg_p perm [1, 0] dims [2, %n] : !lego.layout",
             "%l = \"lego.reg_p\"(%n) {perm = array<i64: 1, 0>, static_dims = array<i64: 2, DYN>} : (index) -> !lego.layout",
-            "%l = lego.reg_p perm [1, 0] dims [2, %n] : !lego.layout",
+            "%l = lego.reg_p perm [1, 0] dims[2, %n] : !lego.layout",
         ),
         case(
             "%l = lego.reg_p perm[0, 1] dims[%c4, %c32] : !lego.layout",
             "%l = \"lego.reg_p\"(%c4, %c32) {perm = array<i64: 0, 1>, static_dims = array<i64: DYN, DYN>} : (index, index) -> !lego.layout",
-            "%l = lego.reg_p perm [0, 1] dims [%c4, %c32] : !lego.layout",
+            "%l = lego.reg_p perm [0, 1] dims[%c4, %c32] : !lego.layout",
         ),
         case(
             "%l = lego.order_by(%a, %b) : !lego.layout",
@@ -70,17 +70,17 @@ fn cases() -> Vec<Case> {
         case(
             "%l = lego.group_by [6, %m](%a, %b) : !lego.layout",
             "%l = \"lego.group_by\"(%m, %a, %b) {operandSegmentSizes = array<i32: 1, 2>, static_dims = array<i64: 6, DYN>} : (index, !lego.layout, !lego.layout) -> !lego.layout",
-            "%l = lego.group_by [6, %m](%a, %b) : !lego.layout",
+            "%l = lego.group_by[6, %m] (%a, %b) : !lego.layout",
         ),
         case(
             "%l = lego.group_by[%c6](%o) : !lego.layout",
             "%l = \"lego.group_by\"(%c6, %o) {operandSegmentSizes = array<i32: 1, 1>, static_dims = array<i64: DYN>} : (index, !lego.layout) -> !lego.layout",
-            "%l = lego.group_by [%c6](%o) : !lego.layout",
+            "%l = lego.group_by[%c6] (%o) : !lego.layout",
         ),
         case(
             "%l = lego.group_by [6, 4] () : !lego.layout",
             "%l = \"lego.group_by\"() {operandSegmentSizes = array<i32: 0, 0>, static_dims = array<i64: 6, 4>} : () -> !lego.layout",
-            "%l = lego.group_by [6, 4]() : !lego.layout",
+            "%l = lego.group_by[6, 4] () : !lego.layout",
         ),
         case(
             "%l = lego.tile_by %o tile_dims [[2, %t], [4, 3]] : !lego.layout",
@@ -342,13 +342,13 @@ fn gen_p_to_custom() {
 "
     );
     let expected = "\
-    %1 = lego.gen_p [%arg1, 4] apply (%arg3: index, %arg4: index) {
+    %1 = lego.gen_p[%arg1, 4] apply (%arg3: index, %arg4: index) {
       %c4 = arith.constant 4 : index
       lego.yield %9 : index
     } inv (%arg3: index) {
       lego.yield %8, %9 : index, index
     } : !lego.layout loc(#loc6)
-    %2 = lego.gen_p [%arg1] apply (%arg3: index) {
+    %2 = lego.gen_p[%arg1] apply (%arg3: index) {
       lego.yield %arg3 : index
     } : !lego.layout
 ";
@@ -371,7 +371,7 @@ fn only_direct_children_of_gen_p_regions_become_lego_yield() {
 smt.yield %x : index
 ";
     let expected = "\
-%0 = lego.gen_p [4] apply (%arg0: index) {
+%0 = lego.gen_p[4] apply (%arg0: index) {
   %1 = scf.if %c -> (index) {
     smt.yield %arg0 : index
   } else {
@@ -390,7 +390,7 @@ fn gen_p_with_an_entry_block_without_arguments() {
     let custom = to_custom(printed);
     assert_eq!(
         custom,
-        "%0 = lego.gen_p [] apply () {\n  lego.yield %c : index\n} inv () {\n  lego.yield %c : index\n} : !lego.layout"
+        "%0 = lego.gen_p[] apply () {\n  lego.yield %c : index\n} inv () {\n  lego.yield %c : index\n} : !lego.layout"
     );
     assert_eq!(generic(&custom), "%0 = \"lego.gen_p\"() ({\n  \"smt.yield\"(%c) : (index) -> () loc(\"f\":2:3)\n}, {\n  \"smt.yield\"(%c) : (index) -> () loc(\"f\":4:3)\n}) {static_dims = array<i64>} : () -> !lego.layout loc(\"f\":1:6)");
 }
@@ -826,5 +826,5 @@ fn deep_nesting_does_not_overflow_the_stack() {
     let printed_nested = "%0 = \"lego.gen_p\"() ({\n^bb0(%i: index):\n".repeat(500)
         + &"smt.yield %i : index\n}, {\n}) {static_dims = array<i64: 1>} : () -> !lego.layout\n".repeat(500);
     let custom = to_custom(&printed_nested);
-    assert!(custom.contains("lego.gen_p [1] apply"));
+    assert!(custom.contains("lego.gen_p[1] apply"));
 }

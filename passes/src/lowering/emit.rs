@@ -9,6 +9,7 @@
 //! with ([`crate::cleanup::greedy_cleanup`]).
 
 use super::ir::{defining_op, region_ops, Builder, Located, Result, ValueMap};
+use super::tile_by::{self, Tiling};
 use lego_dialect::ops::{layout_op, yielded_values, Dim, LayoutOp, REGION_TERMINATOR};
 use melior::ir::{block::BlockLike, operation::OperationLike, RegionLike, RegionRef, Value};
 
@@ -67,7 +68,7 @@ impl<'s> Site<'s> {
 }
 
 /// The constructor behind a layout value.
-fn node<'c, 'a>(b: &Builder<'_, 'c, 'a>, site: &Site, layout: Value<'c, 'a>) -> Result<'c, LayoutOp<'c, 'a>> {
+pub(super) fn node<'c, 'a>(b: &Builder<'_, 'c, 'a>, site: &Site, layout: Value<'c, 'a>) -> Result<'c, LayoutOp<'c, 'a>> {
     let Some(owner) = defining_op(layout) else {
         return Err(site.error(
             b,
@@ -302,17 +303,8 @@ pub fn emit_apply<'c, 'a>(
                 tasks.extend(objects.into_iter().map(ApplyTask::UnflattenApply));
             }
             LayoutOp::TileBy { inner, levels } => {
-                let (depth, rank) = tile_shape(b, site, &levels)?;
-                check_rank(b, site, indices.len(), depth * rank, "indices")?;
-                // c_k = B([a_k, b_k, …], [i¹_k, i²_k, …]); the logical index is level-major.
-                let coordinates: Vec<Value> = (0..rank)
-                    .map(|k| {
-                        let parts: Vec<Value> = (0..depth).map(|level| indices[level * rank + k]).collect();
-                        let sizes: Vec<Dim> = levels.iter().map(|level| level[k]).collect();
-                        b.flatten(&parts, &sizes)
-                    })
-                    .collect();
-                tasks.push(ApplyTask::Apply(inner, coordinates));
+                let tiling = Tiling::read(b, site, inner, levels)?;
+                tasks.push(ApplyTask::Apply(inner, tile_by::input_indices(b, site, &tiling, indices)?));
             }
             LayoutOp::ExpandBy { inner, dims, to_dims } => {
                 check_expand(b, site, &dims, &to_dims)?;
@@ -366,7 +358,7 @@ enum InverseTask<'c, 'a> {
     /// group_by: pop the running flat, push `B⁻¹(dims, it)`.
     GroupByEnd(Vec<Dim<'c, 'a>>),
     /// tile_by: pop the inner layout's logical index, push the level-major tile index.
-    Tile { levels: Vec<Vec<Dim<'c, 'a>>>, depth: usize, rank: usize, flat: Value<'c, 'a> },
+    Tile { tiling: Tiling<'c, 'a>, flat: Value<'c, 'a> },
 }
 
 /// `apply_inverse(layout, flat)`: emits the logical index before the builder's anchor. An explicit stack
@@ -421,17 +413,9 @@ pub fn emit_inverse<'c, 'a>(
                 results.push(b.unflatten(current, &dims));
                 continue;
             }
-            InverseTask::Tile { levels, depth, rank, flat } => {
-                let coordinates = results.pop().ok_or_else(missing)?;
-                check_rank(b, site, coordinates.len(), rank, "tile_by inner dims")?;
-                let mut logical = vec![flat; depth * rank];
-                for (k, coordinate) in coordinates.into_iter().enumerate() {
-                    let sizes: Vec<Dim> = levels.iter().map(|level| level[k]).collect();
-                    for (level, part) in b.unflatten(coordinate, &sizes).into_iter().enumerate() {
-                        logical[level * rank + k] = part;
-                    }
-                }
-                results.push(logical);
+            InverseTask::Tile { tiling, flat } => {
+                let split = results.pop().ok_or_else(missing)?;
+                results.push(tile_by::regroup_inverse(b, site, &tiling, flat, split)?);
                 continue;
             }
         };
@@ -477,8 +461,8 @@ pub fn emit_inverse<'c, 'a>(
                 tasks.extend(objects.into_iter().rev().map(InverseTask::GroupByObject));
             }
             LayoutOp::TileBy { inner, levels } => {
-                let (depth, rank) = tile_shape(b, site, &levels)?;
-                tasks.push(InverseTask::Tile { levels, depth, rank, flat });
+                let tiling = Tiling::read(b, site, inner, levels)?;
+                tasks.push(InverseTask::Tile { tiling, flat });
                 tasks.push(InverseTask::Inverse(inner, flat));
             }
             LayoutOp::ExpandBy { inner, dims, to_dims } => {
@@ -558,15 +542,6 @@ pub fn inverse_domain_size<'c, 'a>(
         return Ok(None);
     }
     Ok(Some(b.product(&dims)))
-}
-
-/// `(levels, dims per level)` of a tile_by, checked rectangular.
-fn tile_shape<'c>(b: &Builder<'_, 'c, '_>, site: &Site, levels: &[Vec<Dim>]) -> Result<'c, (usize, usize)> {
-    let rank = levels.first().map_or(0, Vec::len);
-    if levels.is_empty() || rank == 0 || levels.iter().any(|level| level.len() != rank) {
-        return Err(site.error(b, "cannot be lowered: tile_by levels must be non-empty and of equal length"));
-    }
-    Ok((levels.len(), rank))
 }
 
 fn check_expand<'c>(b: &Builder<'_, 'c, '_>, site: &Site, dims: &[Dim], to_dims: &[Dim]) -> Result<'c, ()> {

@@ -5,5 +5,6 @@
 pub mod cleanup;
 pub mod emit;
 pub mod ir;
+pub mod tile_by;
 pub mod uses;
 pub mod views;

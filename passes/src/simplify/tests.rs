@@ -7,7 +7,7 @@ use lego_algebra::{random::RandomConfig, Layout};
 
 /// `lego-lower`'s passes without the layout contract of `lego-to-arith{assume-bounds=true}`: the simplifier
 /// sees only the facts the input states.
-const LOWER_WITHOUT_CONTRACT: &str = "lego-normalization, lego-to-arith, canonicalize, cse, lego-arith-simplification, \
+const LOWER_WITHOUT_CONTRACT: &str = "lego-normalization{fold=true}, lego-to-arith, canonicalize, cse, lego-arith-simplification, \
                                       lego-strength-reduction, canonicalize, cse";
 
 /// Adds `lego.assume_bounds` for each function's inputs right after its header: indices below their dims,

@@ -733,8 +733,25 @@ impl Encoder {
                 Ok(x)
             }
             LayoutOp::TileBy { inner, levels } => {
+                // semantics.md tile_by: identity shortcut, else combine levels per dim and split over blocks.
+                let blocks = self.tile_blocks(inner, at)?;
+                if tile_is_identity(&levels, &blocks) {
+                    return self.layout_apply(inner, indices, at);
+                }
                 let coordinates = self.tile_coordinates(&levels, indices, location)?;
-                self.layout_apply(inner, &coordinates, at)
+                if blocks.len() == 1 {
+                    return self.layout_apply(inner, &coordinates, at);
+                }
+                let block_dims = self.tile_block_dims(&blocks, coordinates.len(), at)?;
+                let d = coordinates.len();
+                let mut split = vec![Term::index(0); d * blocks.len()];
+                for (k, coordinate) in coordinates.iter().enumerate() {
+                    let radix: Vec<Term> = block_dims.iter().map(|dims| dims[k].clone()).collect();
+                    for (h, digit) in unflatten(&radix, coordinate).into_iter().enumerate() {
+                        split[h * d + k] = digit;
+                    }
+                }
+                self.layout_apply(inner, &split, at)
             }
             LayoutOp::ExpandBy { inner, dims, to_dims } => {
                 let (n, m) = (self.dim_terms(&dims)?, self.dim_terms(&to_dims)?);
@@ -802,8 +819,30 @@ impl Encoder {
                 Ok(unflatten(&g, &x))
             }
             LayoutOp::TileBy { inner, levels } => {
-                let coordinates = self.layout_inverse(inner, flat, at)?;
-                let d = coordinates.len();
+                let blocks = self.tile_blocks(inner, at)?;
+                let split = self.layout_inverse(inner, flat, at)?;
+                if tile_is_identity(&levels, &blocks) {
+                    return Ok(split);
+                }
+                let d = levels.first().map_or(0, Vec::len);
+                let coordinates = if blocks.len() == 1 {
+                    split
+                } else {
+                    let block_dims = self.tile_block_dims(&blocks, d, at)?;
+                    if split.len() != d * blocks.len() {
+                        return fail(location, "cannot verify: tile_by input's inverse does not match its blocks");
+                    }
+                    (0..d)
+                        .map(|k| {
+                            let radix: Vec<Term> = block_dims.iter().map(|dims| dims[k].clone()).collect();
+                            let digits: Vec<Term> = (0..blocks.len()).map(|h| split[h * d + k].clone()).collect();
+                            flatten(&radix, &digits)
+                        })
+                        .collect()
+                };
+                if coordinates.len() != d {
+                    return fail(location, "cannot verify: tile_by level length does not match the input's tile rank");
+                }
                 let sizes: Vec<Vec<Term>> = levels.iter().map(|level| self.dim_terms(level)).collect::<Result<_, _>>()?;
                 if sizes.iter().any(|level| level.len() != d) {
                     return fail(location, "cannot verify: tile_by level length does not match the input rank");
@@ -823,6 +862,27 @@ impl Encoder {
                 self.layout_inverse(inner, &padded, at)
             }
         }
+    }
+
+    /// The blocks of a tile_by's input `order_by` (semantics.md: d_o = rank of the first block).
+    fn tile_blocks<'c: 'a, 'a>(&self, inner: Value<'c, 'a>, at: Location<'c>) -> Encoded<'c, Vec<Value<'c, 'a>>> {
+        match self.layout(inner, at)? {
+            (_, LayoutOp::OrderBy { objects }) if !objects.is_empty() => Ok(objects),
+            (owner, _) => fail(owner.location(), "cannot verify: tile_by input must be an OrderBy layout"),
+        }
+    }
+
+    /// Each block's dims as terms, checked to have the tile rank `d`.
+    fn tile_block_dims<'c>(&mut self, blocks: &[Value<'c, '_>], d: usize, at: Location<'c>) -> Encoded<'c, Vec<Vec<Term>>> {
+        let mut all = Vec::with_capacity(blocks.len());
+        for block in blocks {
+            let dims = self.layout_dims(*block, at)?;
+            if dims.len() != d {
+                return fail(at, format!("cannot verify: a tile_by block has rank {}, the tile rank is {d}", dims.len()));
+            }
+            all.push(dims);
+        }
+        Ok(all)
     }
 
     fn tile_coordinates<'c>(&mut self, levels: &[Vec<Dim<'c, '_>>], indices: &[Term], location: Location<'c>) -> Encoded<'c, Vec<Term>> {
@@ -996,6 +1056,18 @@ pub fn enclosing_function<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationR
         current = parent.parent_operation();
     }
     None
+}
+
+/// semantics.md's identity shortcut: as many levels as blocks, every tile dim the same value (same SSA value or
+/// equal constants) as the block's dim.
+fn tile_is_identity(levels: &[Vec<Dim>], blocks: &[Value]) -> bool {
+    levels.len() == blocks.len()
+        && levels.iter().zip(blocks).all(|(level, block)| {
+            ops::logical_dims(*block).is_some_and(|dims| {
+                dims.len() == level.len()
+                    && level.iter().zip(&dims).all(|(t, o)| crate::lowering::emit::same_dim(t, o))
+            })
+        })
 }
 
 /// Index of the function argument carrying the unit attribute `name` (e.g. `lego.thread_id`).

@@ -564,7 +564,7 @@ fn message_b(gen: &GenP, cex: &Counterexample) -> String {
 
 /// `Ok(element count)` when `layout` is a bijection by construction: permutation layouts are, a gen_p is
 /// when this pass proved it, and order_by / group_by / tile_by of bijections are when the size rules hold
-/// (group_by: Π dims = numel of every object; tile_by: Π over levels of each dim = the input's dim).
+/// (group_by: Π dims = numel of every object; tile_by: Π over levels of each dim = Π over blocks of that dim).
 fn composite_bijective(encoder: &mut Encoder, layout: MlirValue, status: &HashMap<usize, Status>, timeout_ms: u64) -> Result<String, String> {
     let Some((owner, node)) = ops::defining_layout(layout) else {
         return Err("a piece is defined outside this function".into());
@@ -601,7 +601,21 @@ fn composite_bijective(encoder: &mut Encoder, layout: MlirValue, status: &HashMa
         }
         LayoutOp::TileBy { inner, levels } => {
             composite_bijective(encoder, inner, status, timeout_ms)?;
-            let inner_dims = encoder.layout_dims(inner, location).map_err(encode_error)?;
+            // semantics.md: the per-dim rule is Π_l t_{l,k} = Π_h o_{h,k} over the input order_by's blocks.
+            let Some((_, LayoutOp::OrderBy { objects: blocks })) = ops::defining_layout(inner) else {
+                return Err("tile_by input is not a visible order_by".into());
+            };
+            let d = levels.first().map_or(0, Vec::len);
+            let mut block_dims = Vec::with_capacity(blocks.len());
+            for block in blocks {
+                let dims = encoder.layout_dims(block, location).map_err(encode_error)?;
+                if dims.len() != d {
+                    return Err(format!("a tile_by block has rank {}, the tile rank is {d}", dims.len()));
+                }
+                block_dims.push(dims);
+            }
+            let inner_dims: Vec<Term> =
+                (0..d).map(|k| product(&block_dims.iter().map(|dims| dims[k].clone()).collect::<Vec<_>>())).collect();
             let sizes: Vec<Vec<Term>> =
                 levels.iter().map(|level| encoder.dim_terms(level)).collect::<Result<_, _>>().map_err(encode_error)?;
             for (k, inner_dim) in inner_dims.iter().enumerate() {

@@ -52,6 +52,8 @@ pub fn picture(name: &str) -> Option<Result<Picture, String>> {
         "group_by" => || Ok(Picture::new(examples::fig2()).highlight(&[4, 1])),
         "group_by_fig6" => || Ok(Picture::new(examples::fig6()).highlight(&[4, 2])),
         "tile_by" => || Ok(Picture::new(examples::tiled_8x12()).highlight(&[1, 2, 3, 1])),
+        "tile_by_split" => || Ok(Picture::new(examples::tiled_split_2x4_3x2()).highlight(&[1, 1, 1, 3])),
+        "tile_by_triton" => || Ok(Picture::new(examples::triton_grouped_pid()).highlight(&[3, 0])),
         "expand_by" => || Ok(Picture::new(examples::partial_tiles_5x6()).memory_width(6)),
         "apply" => || Ok(Picture::new(examples::col_4x8()).highlight(&[1, 2])),
         "apply_inverse" => || Ok(Picture::new(examples::row_4x8()).highlight(&[1, 2])),
