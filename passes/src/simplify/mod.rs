@@ -173,8 +173,14 @@ fn value_cost(value: MlirValue) -> Cost {
             let results = ir::result_count(op);
             let index = (0..results).find(|k| ir::result(op, *k).map(ir::key) == Some(ir::key(value))).unwrap_or(0);
             // First: a division; last: a remainder; others: both.
-            let divrem = if results == 1 { 0 } else if index == 0 || index + 1 == results { 1 } else { 2 };
-            Cost { ops: divrem, divrem }
+            // What upstream expands it to (`affine-expand-index-ops`, on the way to any target): floor
+            // semantics cost a signed division or remainder plus a sign correction (compare, add, select) per
+            // result — our unsigned form of the same value is never dearer, even by a power of two.
+            match results {
+                1 => Cost::default(),
+                _ if index == 0 || index + 1 == results => Cost { ops: 4, divrem: 1 },
+                _ => Cost { ops: 5, divrem: 2 },
+            }
         }
         _ => one,
     }
