@@ -100,6 +100,21 @@ pub fn simplify(root: MlirOperation, verify_rewrites: bool) -> Summary {
     }
     ir::erase_unused(&dead.list, |_| true);
     summary.solver_calls = smt.calls;
+    if smt.wall_clock_hits > 0 {
+        // Decisions are made by Z3's work count; only a pathological query reaches the wall clock, and then
+        // the result may depend on the machine: say so.
+        let location = unsafe { melior::ir::Location::from_raw(mlir_sys::mlirOperationGetLocation(root)) };
+        crate::diagnostics::emit(
+            location,
+            Severity::Warning,
+            &format!(
+                "lego-arith-simplification: {} side-condition proof(s) stopped by the {} ms wall-clock safety net, \
+                 not by Z3's resource limit; the result may differ on a less loaded machine",
+                smt.wall_clock_hits,
+                smt::SAFETY_NET_MS
+            ),
+        );
+    }
     summary
 }
 
@@ -330,7 +345,7 @@ fn plan_root(
     let values = std::mem::take(&mut planner.values);
     let planned = planner.planned();
     drop(planner);
-    let read_known: Vec<(String, MlirValue)> = engine
+    let mut read_known: Vec<(String, MlirValue)> = engine
         .by_poly
         .iter()
         .flat_map(|(poly, values)| {
@@ -338,6 +353,9 @@ fn plan_root(
             values.iter().map(move |value| (text.clone(), *value))
         })
         .collect();
+    // Stable sort by text (values of one polynomial keep their reading order): not the hash order, which
+    // differs between runs and would decide which equal value is reused.
+    read_known.sort_by(|a, b| a.0.cmp(&b.0));
     let plan = costed_plan(value, expr, values, &read, dead_ops).map(|plan| Plan {
         firings: engine.firings.iter().map(|firing| firing.rule).collect(),
         unproved: std::mem::take(&mut engine.unproved),
@@ -452,7 +470,7 @@ fn round(root: MlirOperation, verify: bool, smt: &mut SmtProver, summary: &mut S
             continue;
         }
         if verify {
-            let verdict = validate::validate(&mut ranges, value, new_value, &plan.scoped, 3_000);
+            let verdict = validate::validate(&mut ranges, value, new_value, &plan.scoped, smt::SAFETY_NET_MS);
             // A refuted rewrite is a bug of the simplifier (error); one Z3 could not decide is a warning.
             let complaint = match verdict {
                 validate::Verdict::Proved => None,

@@ -17,12 +17,22 @@ use std::collections::{HashMap, HashSet};
 /// Leaves whose facts a query may carry (the query stays small).
 const MAX_LEAVES: usize = 48;
 
+/// Z3's deterministic work limit per side condition (its `rlimit` count; about 0.1–0.3 s of one core).
+/// Decisions depend on this count only, so the same input gives the same output on any machine under any load.
+pub const SIDE_CONDITION_RLIMIT: u64 = 300_000;
+
+/// Wall-clock safety net per side condition: only a solver gone badly wrong reaches it; when it does, the pass
+/// reports it (the result may then differ from an unloaded run).
+pub const SAFETY_NET_MS: u64 = 20_000;
+
 #[derive(Clone, Debug)]
 pub struct SmtProver {
     pub enabled: bool,
     pub timeout_ms: u64,
-    /// Solver calls left in this run (bounds compile time on large functions).
+    /// Solver calls left in this run (bounds compile time on large functions; a count, so deterministic).
     pub budget: usize,
+    /// Side conditions the wall-clock safety net (not the resource limit) decided.
+    pub wall_clock_hits: usize,
     pub calls: usize,
     /// Conditions refuted by evaluation at sample points (no solver call needed).
     pub sampled_out: usize,
@@ -35,7 +45,15 @@ impl Default for SmtProver {
     fn default() -> Self {
         // LEGO_SIMPLIFY_SMT_BUDGET=0 turns the solver fallback off (interval and structural proofs only).
         let budget = std::env::var("LEGO_SIMPLIFY_SMT_BUDGET").ok().and_then(|text| text.parse().ok()).unwrap_or(100);
-        SmtProver { enabled: true, timeout_ms: 300, budget, calls: 0, sampled_out: 0, cache: HashMap::new() }
+        SmtProver {
+            enabled: true,
+            timeout_ms: SAFETY_NET_MS,
+            budget,
+            wall_clock_hits: 0,
+            calls: 0,
+            sampled_out: 0,
+            cache: HashMap::new(),
+        }
     }
 }
 
@@ -153,7 +171,10 @@ impl SmtProver {
         self.budget -= 1;
         self.calls += 1;
         let started = std::time::Instant::now();
-        let outcome = lego_smt::prove(&Query { goal, facts, observe: &[], timeout_ms: self.timeout_ms });
+        let outcome = lego_smt::prove_limited(&Query { goal, facts, observe: &[], timeout_ms: self.timeout_ms }, SIDE_CONDITION_RLIMIT);
+        if let Outcome::Unknown(lego_smt::Unknown { kind: lego_smt::UnknownKind::Timeout, .. }) = &outcome {
+            self.wall_clock_hits += 1;
+        }
         tracing::debug!(target: "lego", "solver call took {:?} ({} facts)", started.elapsed(), facts.len());
         match outcome {
             Outcome::Proved => true,

@@ -276,6 +276,9 @@ fn largest_value(ranges: &mut Ranges, roots: &[MlirValue]) -> Option<u64> {
     (largest < 1 << 62).then_some(largest)
 }
 
+/// Z3's work limit per validated rewrite (deterministic, about ten side conditions' worth).
+const VALIDATION_RLIMIT: u64 = 3_000_000;
+
 /// Proves `new == old` under the facts of `ranges` (and the premises of `old`, see the module docs).
 pub fn validate(
     ranges: &mut Ranges,
@@ -318,7 +321,10 @@ pub fn validate(
     facts.extend(encoder.definitions.iter().cloned());
     facts.extend(scoped_facts);
     let goal = new_term.eq(&old_term);
-    let mut outcome = lego_smt::prove(&Query { goal: &goal, facts: &facts, observe: &[], timeout_ms });
+    // Decided by Z3's deterministic work count; `timeout_ms` is the wall-clock safety net (its unknown is
+    // reported by the caller).
+    let mut outcome =
+        lego_smt::prove_limited(&Query { goal: &goal, facts: &facts, observe: &[], timeout_ms }, VALIDATION_RLIMIT);
     if let Outcome::Unknown(_) = outcome {
         // Bit-blasted division by a variable is hard for Z3; a small input box is checked point by point
         // instead (every point: a proof too).
