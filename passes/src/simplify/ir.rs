@@ -153,15 +153,24 @@ pub fn has_flag(op: MlirOperation, name: &str) -> bool {
     if !inherent.ptr.is_null() {
         return true;
     }
-    // Unit properties may not convert to an attribute: read the printed properties.
-    let printed = unsafe { melior::ir::OperationRef::from_raw(op) };
+    // Unit properties may not convert to an attribute: read the printed properties. Printed from a detached
+    // clone: printing the op in place numbers every value of its enclosing function (an AsmState per call,
+    // quadratic over a large function), a lone clone costs its own size. Only region-free ops (affine index
+    // ops) are read this way.
+    if unsafe { mlir_sys::mlirOperationGetNumRegions(op) } != 0 {
+        return false;
+    }
+    let clone = unsafe { mlir_sys::mlirOperationClone(op) };
+    let printed = unsafe { melior::ir::OperationRef::from_raw(clone) };
     use melior::ir::operation::OperationLike;
     let flags = melior::ir::operation::OperationPrintingFlags::new().print_generic_operation_form().use_local_scope();
-    printed
+    let found = printed
         .to_string_with_flags(flags)
         .ok()
         .and_then(|text| text.split_once("<{").map(|(_, rest)| rest.split("}>").next().unwrap_or("").to_string()))
-        .is_some_and(|properties| properties.split(',').any(|entry| entry.trim() == name))
+        .is_some_and(|properties| properties.split(',').any(|entry| entry.trim() == name));
+    unsafe { mlir_sys::mlirOperationDestroy(clone) };
+    found
 }
 
 pub fn has_unit_attribute(op: MlirOperation, name: &str) -> bool {

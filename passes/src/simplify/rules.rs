@@ -1083,6 +1083,11 @@ impl<'r> Engine<'r> {
     pub fn describe_atom(&self, id: AtomId) -> String {
         match &self.atoms[id] {
             Atom::Leaf(_) => {
+                // Printing a value numbers every value of its function (an AsmState per call): only for the
+                // debug log that shows these texts, never on the normal path (quadratic on large functions).
+                if !tracing::enabled!(target: "lego", tracing::Level::DEBUG) {
+                    return format!("v{id}");
+                }
                 let Some(value) = self.leaf_value(id) else { return format!("v{id}") };
                 let text = unsafe { melior::ir::Value::from_raw(value) }.to_string();
                 // "%x = …" or "<block argument> of type 'index' at index: 0": keep the SSA name if present.
