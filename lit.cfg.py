@@ -32,3 +32,6 @@ if os.access("/opt/rocm/llvm/bin/ld.lld", os.X_OK):
     config.available_features.add("rocm-fallback-toolkit")
 # MLIR's runtime libraries for mlir-runner (test/targets/llvm-jit.mlir).
 config.substitutions.append(("%mlir_lib", "/usr/lib/llvm-22/lib"))
+# SPIRV-Tools (spirv-dis) to disassemble lego-to-spirv's words (test/targets/spirv.mlir).
+if shutil.which("spirv-dis"):
+    config.available_features.add("spirv-tools")

@@ -43,4 +43,24 @@ fn main() {
     // for the library and for this crate's tests.
     println!("cargo:rustc-link-arg=-Wl,-rpath,{}", libdir.display());
     println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,liblego_capi.so");
+
+    // The shim that registers lego passes and pipelines in MLIR's global pass registry (csrc/pass_registry.cpp:
+    // MLIR's C API has no way to register a pass by name). Without a C++ compiler the library still builds;
+    // legoRegisterCorePasses / legoRegisterPasses then only make them available through lego's own registry.
+    println!("cargo:rerun-if-changed=csrc/pass_registry.cpp");
+    println!("cargo::rustc-check-cfg=cfg(lego_no_pass_registry_shim)");
+    let include = libdir.parent().map(|prefix| prefix.join("include")).unwrap_or_else(|| PathBuf::from("/usr/lib/llvm-22/include"));
+    let compiled = cc::Build::new()
+        .cpp(true)
+        .std("c++17")
+        .flag_if_supported("-fno-rtti")
+        .flag_if_supported("-fno-exceptions")
+        .flag_if_supported("-w")
+        .include(include)
+        .file("csrc/pass_registry.cpp")
+        .try_compile("lego_capi_pass_registry");
+    if let Err(error) = compiled {
+        println!("cargo:warning=lego-capi: could not compile the pass-registry shim ({error}); lego passes will not be registered in MLIR's global pass registry");
+        println!("cargo:rustc-cfg=lego_no_pass_registry_shim");
+    }
 }

@@ -496,5 +496,8 @@ pub extern "C" fn legoRunPipeline(module: MlirModule, pipeline: MlirStringRef) -
     })
 }
 
+mod published;
+pub use published::*;
+
 #[cfg(test)]
 mod tests;

@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 
 const HEADER: &str = include_str!("../include/lego-c/Lego.h");
 const SOURCE: &str = include_str!("lib.rs");
+const PUBLISHED_SOURCE: &str = include_str!("published.rs");
 
 fn string_ref(text: &str) -> MlirStringRef {
     MlirStringRef { data: text.as_ptr() as *const c_char, length: text.len() }
@@ -29,12 +30,15 @@ fn header_functions() -> BTreeSet<String> {
 }
 
 fn library_functions() -> BTreeSet<String> {
-    let mut names: BTreeSet<String> = SOURCE
-        .match_indices("pub extern \"C\" fn ")
-        .map(|(index, pattern)| {
-            SOURCE[index + pattern.len()..].chars().take_while(|c| c.is_ascii_alphanumeric()).collect::<String>()
+    let mut names: BTreeSet<String> = [SOURCE, PUBLISHED_SOURCE]
+        .into_iter()
+        .flat_map(|source| {
+            source.match_indices("pub extern \"C\" fn ").map(move |(index, pattern)| {
+                source[index + pattern.len()..].chars().take_while(|c| c.is_ascii_alphanumeric()).collect::<String>()
+            })
         })
-        .filter(|name| name.starts_with("lego"))
+        // legoInternal*: called by the C++ shim, not part of the API.
+        .filter(|name| name.starts_with("lego") && !name.starts_with("legoInternal"))
         .collect();
     names.extend(PASS_FUNCTIONS.iter().chain(PIPELINE_FUNCTIONS).map(|(function, _)| function.to_string()));
     names
@@ -154,4 +158,30 @@ fn parse_run_print_round_trip() {
     // Parse errors are diagnostics too, and give a null module.
     let bad = legoParseModule(raw, string_ref("%l = lego.row [0] : !lego.layout\n"), string_ref("bad.mlir"));
     assert!(bad.ptr.is_null());
+}
+
+/// The published C API (passes.md): every entry point is declared in Lego.h and defined here.
+#[test]
+fn published_entry_points_are_declared_and_defined() {
+    for name in [
+        "mlirGetDialectHandle__lego__",
+        "mlirGetDialectHandle__math__",
+        "legoRegisterCorePasses",
+        "legoRegisterNVPTXPlugin",
+        "legoRegisterAMDGPUPlugin",
+        "legoRegisterSPIRVPlugin",
+        "legoRegisterPasses",
+        "legoRegisterLLVMTranslations",
+        "legoRegisterConvertToLLVMExtensions",
+        "mlirLegoTypeIsALayout",
+        "mlirLegoTypeIsAView",
+        "mlirLegoLayoutTypeGetTypeID",
+        "mlirLegoViewTypeGetTypeID",
+        "mlirLegoLayoutTypeGet",
+        "mlirLegoViewTypeGet",
+        "mlirLegoViewTypeGetElementType",
+    ] {
+        assert!(HEADER.contains(&format!("{name}(")), "Lego.h does not declare {name}");
+        assert!(PUBLISHED_SOURCE.contains(&format!("pub extern \"C\" fn {name}(")), "{name} is not defined");
+    }
 }

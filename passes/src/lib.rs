@@ -3,7 +3,6 @@
 //! Each pass lives in its own module as a small [`external::LegoPass`] implementation; [`all_passes`] is the
 //! one list of registered names. Pipelines are in [`pipelines`].
 
-pub mod bounds_checks;
 pub mod diagnostics;
 pub mod external;
 pub mod lowering;
@@ -12,14 +11,14 @@ pub mod pipeline_text;
 pub mod pipelines;
 pub mod registry;
 pub mod simplify;
-pub mod smt_encode;
 pub mod assume_bounds;
 pub mod to_arith;
 pub mod strength_reduction;
 pub mod targets;
-pub mod verify_bijectivity;
-pub mod verify_checks;
-pub mod verify_common;
+pub mod verify;
+pub use verify::{
+    bounds_checks, smt_encode, verify_bank_conflicts, verify_bijectivity, verify_checks, verify_coalescing, verify_common,
+};
 
 pub use registry::{build_pass_manager, Entry, OptionSpec, Options, PassInfo, Registry, RegistryError};
 
@@ -34,7 +33,6 @@ pub fn register_upstream_passes() {
 pub fn all_passes() -> Vec<PassInfo> {
     let mut passes = Vec::new();
     passes.extend(pipelines::lowering_passes());
-    passes.extend(pipelines::planned_passes());
     passes.extend(pipelines::verification_passes());
     passes.extend(pipelines::arithmetic_passes());
     passes.extend(pipelines::pipelines());

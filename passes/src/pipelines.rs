@@ -1,25 +1,11 @@
-//! Pipelines (registered names of passes.md) and the names of passes still to be written.
+//! Pipelines and the pass table (registered names of passes.md).
 //!
 //! A pipeline expands to pipeline text, so it can mix lego and upstream passes and nest freely.
 
 use crate::registry::{Entry, OptionSpec, Options, PassInfo, RegistryError};
 
-/// Passes of passes.md whose implementation has not landed yet: the names are registered so that pipeline
-/// text using them parses and options are checked, and building them fails with a clear message.
-pub fn planned_passes() -> Vec<PassInfo> {
-    const PLANNED: &[(&str, &str, &[OptionSpec])] = &[
-    ];
-    PLANNED
-        .iter()
-        .map(|(name, description, options)| PassInfo { name, description, options, entry: Entry::Pass(not_implemented) })
-        .collect()
-}
-
-fn not_implemented(options: &Options) -> Result<melior::pass::Pass, RegistryError> {
-    Err(RegistryError::Other(format!("pass '{}' is registered but not implemented yet", options.pass_name())))
-}
-
-/// SMT verification passes (docs/verification.md): bijectivity of gen_p's, lego.check properties, bounds.
+/// SMT verification passes (docs/verification.md): bijectivity of gen_p's, lego.check properties, bounds,
+/// and the published legacy verification passes.
 pub fn verification_passes() -> Vec<PassInfo> {
     vec![
         PassInfo {
@@ -31,7 +17,7 @@ pub fn verification_passes() -> Vec<PassInfo> {
         PassInfo {
             name: "lego-verify",
             description: "Prove or refute every lego.check (coalescing, bank conflicts) with Z3",
-            options: crate::verify_common::OPTIONS,
+            options: crate::verify_checks::OPTIONS,
             entry: Entry::Pass(crate::verify_checks::create),
         },
         PassInfo {
@@ -43,8 +29,32 @@ pub fn verification_passes() -> Vec<PassInfo> {
         PassInfo {
             name: "lego-external-smt-verifier",
             description: "Prove or refute the lego.assert_* bounds obligations (Z3)",
-            options: crate::verify_common::OPTIONS,
+            options: crate::bounds_checks::VERIFIER_OPTIONS,
             entry: Entry::Pass(crate::bounds_checks::create_verifier),
+        },
+        PassInfo {
+            name: "lego-verify-coalescing",
+            description: "(legacy) Warn on every lego.apply in a thread-id function whose result is not a coalesced warp access",
+            options: crate::verify_coalescing::OPTIONS,
+            entry: Entry::Pass(crate::verify_coalescing::create),
+        },
+        PassInfo {
+            name: "lego-verify-bank-conflicts",
+            description: "(legacy) Warn on every lego.apply in a thread-id function whose result may cause bank conflicts",
+            options: crate::verify_bank_conflicts::OPTIONS,
+            entry: Entry::Pass(crate::verify_bank_conflicts::create),
+        },
+        PassInfo {
+            name: "lego-verify-consistency",
+            description: "(legacy) Error 'Inconsistent GenP' once per gen_p whose inv does not invert apply; never fails",
+            options: crate::verify_common::OPTIONS,
+            entry: Entry::Pass(crate::verify_bijectivity::create_consistency),
+        },
+        PassInfo {
+            name: "lego-verify-genp-consistency",
+            description: "(legacy) The same as lego-verify-consistency",
+            options: crate::verify_common::OPTIONS,
+            entry: Entry::Pass(crate::verify_bijectivity::create_consistency),
         },
     ]
 }

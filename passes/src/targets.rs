@@ -259,7 +259,7 @@ fn is_executable(path: &Path) -> bool {
 // ROCDL.
 
 const ROCDL_OPTIONS: &[OptionSpec] = &[
-    OptionSpec { name: "chip", default: "gfx90a", description: "AMD GPU architecture (gfx9xx, gfx10xx, gfx11xx, gfx12xx)" },
+    OptionSpec { name: "chip", default: "gfx900", description: "AMD GPU architecture (gfx9xx, gfx10xx, gfx11xx, gfx12xx)" },
     OptionSpec { name: "features", default: "", description: "AMDGPU target features, e.g. +wavefrontsize64,-xnack" },
     OptionSpec { name: "opt-level", default: "2", description: "LLVM optimization level (0-3)" },
     OptionSpec {
@@ -307,20 +307,35 @@ fn lego_to_rocdl(options: &Options) -> Result<String, RegistryError> {
         Format::Binary | Format::Fatbin => Some(require_rocm_lld(pipeline, format)?),
         Format::Offload | Format::Assembly => None,
     };
+    // Inside kernels launched with constant sizes (outlining records them as known_block_size /
+    // known_grid_size), int-range-optimizations folds gpu.block_dim / gpu.grid_dim to constants: otherwise
+    // they become __ockl_get_local_size / __ockl_get_num_groups calls, which force linking ROCm's device
+    // library even for format=assembly. What still needs the library without ROCm installed is reported,
+    // naming the op, by lego-require-rocm-device-libs.
+    let device_libs_check = if rocm_device_libs().is_none() {
+        format!("lego-require-rocm-device-libs{{pipeline={pipeline}}}, ")
+    } else {
+        String::new()
+    };
     let target_conversion = format!(
-        "convert-vector-to-scf, convert-scf-to-cf, convert-func-to-llvm, expand-strided-metadata, \
+        "gpu.module(int-range-optimizations), \
+         convert-vector-to-scf, convert-scf-to-cf, convert-func-to-llvm, expand-strided-metadata, \
          rocdl-attach-target{{chip={chip} features={features} O={opt_level}}}, \
          lower-affine, convert-arith-to-llvm, convert-index-to-llvm{{index-bitwidth=64}}, canonicalize, cse, \
          gpu.module(convert-gpu-to-rocdl{{chipset={chip} runtime=HIP use-bare-ptr-memref-call-conv=true index-bitwidth=64}}, \
-         canonicalize, cse, reconcile-unrealized-casts)"
+         canonicalize, cse, reconcile-unrealized-casts), {device_libs_check}"
     );
     let binary = binary_options(format, toolkit.as_deref());
-    Ok(gpu_pipeline(pipeline, &target_conversion, &llvm_host_and_binary(&binary)))
+    Ok(gpu_pipeline(pipeline, target_conversion.trim_end_matches(", "), &llvm_host_and_binary(&binary)))
 }
 
-/// ROCDL links HSA code objects with `<ROCm>/llvm/bin/ld.lld`; the ROCm root comes from `ROCM_PATH`,
-/// `ROCM_ROOT`, `ROCM_HOME` or `/opt/rocm`, as in MLIR.
-fn require_rocm_lld(pipeline: &str, format: Format) -> Result<PathBuf, RegistryError> {
+/// ROCm's device library bitcode directory (`<ROCm>/amdgcn/bitcode`), where MLIR's ROCDL target looks for
+/// `ocml`/`ockl` when a kernel calls them; the ROCm root as in [`require_rocm_lld`].
+fn rocm_device_libs() -> Option<PathBuf> {
+    rocm_roots().into_iter().map(|root| root.join("amdgcn/bitcode")).find(|path| path.is_dir())
+}
+
+fn rocm_roots() -> Vec<PathBuf> {
     let mut roots: Vec<PathBuf> = ["ROCM_PATH", "ROCM_ROOT", "ROCM_HOME"]
         .iter()
         .filter_map(|variable| std::env::var_os(variable))
@@ -329,6 +344,12 @@ fn require_rocm_lld(pipeline: &str, format: Format) -> Result<PathBuf, RegistryE
         .collect();
     roots.push(PathBuf::from("/opt/rocm"));
     roots
+}
+
+/// ROCDL links HSA code objects with `<ROCm>/llvm/bin/ld.lld`; the ROCm root comes from `ROCM_PATH`,
+/// `ROCM_ROOT`, `ROCM_HOME` or `/opt/rocm`, as in MLIR.
+fn require_rocm_lld(pipeline: &str, format: Format) -> Result<PathBuf, RegistryError> {
+    rocm_roots()
         .into_iter()
         .find(|root| is_executable(&root.join("llvm/bin/ld.lld")))
         .ok_or_else(|| {
@@ -345,16 +366,25 @@ fn require_rocm_lld(pipeline: &str, format: Format) -> Result<PathBuf, RegistryE
 // SPIR-V (upstream's SPIR-V dialect and serializer).
 
 const SPIRV_OPTIONS: &[OptionSpec] = &[
-    OptionSpec { name: "version", default: "1.5", description: "SPIR-V version of the target environment (1.0-1.6)" },
+    OptionSpec { name: "spirv-version", default: "1.5", description: "SPIR-V version of the target environment (1.0-1.6)" },
+    OptionSpec { name: "version", default: "", description: "alias of spirv-version (kept for compatibility)" },
     OptionSpec { name: "client-api", default: "vulkan", description: "vulkan (Shader, storage buffers) or opencl (Kernel, physical addressing)" },
 ];
 
 fn lego_to_spirv(options: &Options) -> Result<String, RegistryError> {
     let pipeline = options.pass_name();
-    let version = options.string("version").trim();
-    if !["1.0", "1.1", "1.2", "1.3", "1.4", "1.5", "1.6"].contains(&version) {
-        return Err(options.bad_value("version", version, "a SPIR-V version from 1.0 to 1.6"));
+    const VERSIONS: &[&str] = &["1.0", "1.1", "1.2", "1.3", "1.4", "1.5", "1.6"];
+    let spirv_version = options.string("spirv-version").trim();
+    let alias = options.string("version").trim();
+    if !VERSIONS.contains(&spirv_version) {
+        return Err(options.bad_value("spirv-version", spirv_version, "a SPIR-V version from 1.0 to 1.6"));
     }
+    if !alias.is_empty() && !VERSIONS.contains(&alias) {
+        return Err(options.bad_value("version", alias, "a SPIR-V version from 1.0 to 1.6"));
+    }
+    // `version` (the old name) is an alias: given, it wins (an explicit spirv-version=1.5 cannot be told
+    // apart from the default).
+    let version = if alias.is_empty() { spirv_version } else { alias };
     let client_api = options.string("client-api").trim().to_ascii_lowercase();
     // Vulkan: shader capability, buffers are StorageBuffer (32-bit indices, as Vulkan drivers expect);
     // the host passes each buffer's size after its pointer, as MLIR's Vulkan runtime wrappers need.
@@ -364,15 +394,19 @@ fn lego_to_spirv(options: &Options) -> Result<String, RegistryError> {
         "opencl" => ("caps=Addresses,Kernel,Int64 client_api=OpenCL", true, false),
         _ => return Err(options.bad_value("client-api", options.string("client-api"), "vulkan or opencl")),
     };
+    // arith-expand first: the SPIR-V conversion has no pattern for floordivsi / ceildivsi / ceildivui (from
+    // user code or from affine expansion) and friends.
     let target_conversion = format!(
-        "fold-memref-alias-ops, lego-numeric-gpu-address-spaces, lego-workgroup-attributions-to-alloc, \
+        "arith-expand, fold-memref-alias-ops, lego-numeric-gpu-address-spaces, lego-workgroup-attributions-to-alloc, \
          spirv-attach-target{{ver=v{version} {target_env}}}, lego-spirv-entry-point-abi, \
          convert-gpu-to-spirv{{use-64bit-index={index64}}}, lego-spirv-nest-modules, \
          gpu.module(spirv.module(spirv-lower-abi-attrs, spirv-update-vce))"
     );
-    // SPIR-V has a single binary form; gpu-module-to-binary writes the serialized module's words.
+    // SPIR-V has a single binary form; gpu-module-to-binary writes the serialized module's words, and
+    // lego-spirv-binary-attribute copies them (decimal, comma-separated) into the top module's
+    // lego.spirv_binary, the published pipeline's output.
     let host_and_binary = format!(
-        "gpu-module-to-binary{{format=bin}}, convert-scf-to-cf, convert-arith-to-llvm, convert-index-to-llvm, \
+        "gpu-module-to-binary{{format=bin}}, lego-spirv-binary-attribute, convert-scf-to-cf, convert-arith-to-llvm, convert-index-to-llvm, \
          convert-func-to-llvm, finalize-memref-to-llvm, \
          gpu-to-llvm{{use-bare-pointers-for-kernels=true intersperse-sizes-for-kernels={intersperse}}}, \
          reconcile-unrealized-casts"
@@ -388,28 +422,31 @@ const XEVM_OPTIONS: &[OptionSpec] = &[
     OptionSpec { name: "opt-level", default: "2", description: "LLVM optimization level (0-3)" },
     OptionSpec {
         name: "format",
-        default: "bin",
+        default: "fatbin",
         description: "offloading (LLVM bitcode), assembly/isa (SPIR-V text), binary/bin or fatbin (SPIR-V binary)",
     },
 ];
 
 const LLVMSPIRV_OPTIONS: &[OptionSpec] = &[
-    OptionSpec { name: "opt-level", default: "2", description: "LLVM optimization level (0-3)" },
+    OptionSpec { name: "chip", default: "generic", description: "target device (published: unused); 'generic' is the plain spirv64 target" },
     OptionSpec {
         name: "format",
-        default: "bin",
-        description: "offloading (LLVM bitcode), assembly/isa (SPIR-V text), binary/bin (SPIR-V binary)",
+        default: "assembly",
+        description: "assembly/isa: stop after host lowering (the gpu.module keeps its spir_kernelcc LLVM functions); binary/bin: serialize with LLVM's SPIR-V backend into a gpu.binary; offloading: LLVM bitcode in a gpu.binary",
     },
+    OptionSpec { name: "opt-level", default: "2", description: "LLVM optimization level (0-3), used when serializing" },
 ];
 
 /// Host side of the SPIR-V-via-LLVM targets (upstream's gpu-lower-to-xevm-pipeline host phase). Kernels keep
 /// memref descriptors: convert-gpu-to-llvm-spv has no bare-pointer option.
 fn spirv_llvm_host_and_binary(format: Format) -> String {
-    format!(
-        "convert-scf-to-cf, expand-strided-metadata, gpu-to-llvm, lower-affine, convert-vector-to-llvm, \
-         convert-to-llvm, reconcile-unrealized-casts, gpu.module(canonicalize, cse), gpu-module-to-binary{{{}}}",
-        binary_options(format, None)
-    )
+    format!("{}, gpu-module-to-binary{{{}}}", spirv_llvm_host_lowering(), binary_options(format, None))
+}
+
+fn spirv_llvm_host_lowering() -> String {
+    "convert-scf-to-cf, expand-strided-metadata, gpu-to-llvm, lower-affine, convert-vector-to-llvm, \
+     convert-to-llvm, reconcile-unrealized-casts, gpu.module(canonicalize, cse)"
+        .into()
 }
 
 fn lego_to_xevm(options: &Options) -> Result<String, RegistryError> {
@@ -434,15 +471,29 @@ fn lego_to_llvmspirv(options: &Options) -> Result<String, RegistryError> {
     let pipeline = options.pass_name();
     let opt_level = opt_level(options)?;
     let format = Format::parse(options, &[Format::Offload, Format::Assembly, Format::Binary])?;
-    // Only generic conversions (OpenCL built-ins, spir_kernel): no XeVM/XeGPU ops. Upstream's one serializer
-    // for LLVM-dialect SPIR-V kernels is the XeVM target's; with the generic spirv64 triple and no chip it
-    // emits plain OpenCL SPIR-V (Kernel capability, OpenCL.std) through LLVM's SPIR-V backend.
+    let chip = options.string("chip").trim();
+    if chip.is_empty() || !chip.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+        return Err(options.bad_value("chip", chip, "'generic' or a device name (letters, digits, '_', '-')"));
+    }
+    let chip = if chip == "generic" { "" } else { chip };
+    // Only generic conversions (OpenCL built-ins, spir_kernel): no XeVM/XeGPU ops. As published, the pipeline
+    // stops after host lowering: the gpu.module keeps `llvm.func spir_kernelcc` kernels for the user's own
+    // SPIR-V toolchain. Serializing is an opt-in (format=bin / offloading): upstream's one serializer for
+    // LLVM-dialect SPIR-V kernels is the XeVM target's; with the generic spirv64 triple and no chip it emits
+    // plain OpenCL SPIR-V (Kernel capability, OpenCL.std) through LLVM's SPIR-V backend.
+    let attach = match format {
+        Format::Assembly => String::new(),
+        _ => format!("xevm-attach-target{{triple=spirv64-unknown-unknown chip={chip} O={opt_level}}}, "),
+    };
     let target_conversion = format!(
-        "convert-vector-to-scf, lego-numeric-gpu-address-spaces, \
-         xevm-attach-target{{triple=spirv64-unknown-unknown chip= O={opt_level}}}, \
+        "convert-vector-to-scf, lego-numeric-gpu-address-spaces, {attach}\
          lower-affine, gpu.module(convert-gpu-to-llvm-spv{{use-64bit-index=true}}, cse, reconcile-unrealized-casts)"
     );
-    Ok(gpu_pipeline(pipeline, &target_conversion, &spirv_llvm_host_and_binary(format)))
+    let host_and_binary = match format {
+        Format::Assembly => spirv_llvm_host_lowering(),
+        _ => spirv_llvm_host_and_binary(format),
+    };
+    Ok(gpu_pipeline(pipeline, &target_conversion, &host_and_binary))
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -581,6 +632,12 @@ mod tests {
         assert!(text.contains("spirv-attach-target{ver=v1.5 caps=Shader"), "{text}");
         let text = expand("lego-to-spirv", "version=1.3 client-api=opencl").unwrap();
         assert!(text.contains("ver=v1.3 caps=Addresses,Kernel,Int64 client_api=OpenCL"), "{text}");
+        let text = expand("lego-to-spirv", "spirv-version=1.6").unwrap();
+        assert!(text.contains("ver=v1.6 caps=Shader"), "{text}");
+        assert!(text.contains("arith-expand"), "{text}");
+        assert!(text.contains("gpu-module-to-binary{format=bin}, lego-spirv-binary-attribute"), "{text}");
+        let error = expand("lego-to-spirv", "spirv-version=9.9").unwrap_err().to_string();
+        assert!(error.contains("invalid value '9.9' for option 'spirv-version'"), "{error}");
         assert!(expand("lego-to-spirv", "version=2.0").is_err());
         assert!(expand("lego-to-spirv", "client-api=metal").is_err());
     }

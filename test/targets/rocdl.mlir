@@ -1,5 +1,9 @@
-// lego-to-rocdl: AMDGCN assembly needs no ROCm installation; kernels take bare pointers.
+// lego-to-rocdl: AMDGCN assembly needs no ROCm installation; kernels take bare pointers. The default chip
+// is the published gfx900.
 // RUN: lego-opt %examples/transpose-smem.mlir --lego-to-rocdl='format=assembly' | FileCheck %s
+// A kernel reading gpu.block_dim / gpu.grid_dim of a launch with constant sizes: they are folded into the
+// kernel (no __ockl_get_local_size call, which would need ROCm's device library), so assembly works.
+// RUN: lego-opt %S/Inputs/block-dim.mlir --lego-to-rocdl='format=assembly' | FileCheck %s --check-prefix=DIMS
 // RUN: lego-opt %examples/transpose-smem.mlir --lego-to-rocdl='chip=gfx1100 features=+wavefrontsize64 opt-level=3 format=isa' | FileCheck %s --check-prefix=RDNA
 // RUN: lego-opt %examples/matmul-tiled.mlir --lego-to-rocdl='chip=gfx942 format=offloading' | FileCheck %s --check-prefix=OFFLOAD
 // Bad options and a module without GPU code: exit 1 with a clear message.
@@ -11,9 +15,8 @@
 
 // CHECK: llvm.func @transpose_smem(
 // CHECK: gpu.launch_func @transpose_smem_kernel::@transpose_smem_kernel blocks in ({{.*}}) threads in ({{.*}}) : i64 args(%{{.*}} : !llvm.ptr, %{{.*}} : !llvm.ptr)
-// CHECK: gpu.binary @transpose_smem_kernel [#gpu.object<#rocdl.target<chip = "gfx90a">
-// CHECK-SAME: assembly = "
-// CHECK-SAME: .amdgcn_target \22amdgcn-amd-amdhsa--gfx90a\22
+// CHECK: gpu.binary @transpose_smem_kernel [#gpu.object<#rocdl.target, assembly = "
+// CHECK-SAME: .amdgcn_target \22amdgcn-amd-amdhsa--gfx900\22
 // CHECK-SAME: transpose_smem_kernel:
 // CHECK-SAME: global_load_dword
 // CHECK-SAME: ds_write_b32
@@ -21,6 +24,11 @@
 // CHECK-SAME: ds_read
 // CHECK-SAME: global_store_dword
 // CHECK-SAME: .amdhsa_group_segment_fixed_size 4224
+
+// DIMS: gpu.binary @scale_kernel [#gpu.object<#rocdl.target, assembly = "
+// DIMS-NOT: ockl
+// DIMS-SAME: scale_kernel:
+// DIMS-SAME: .max_flat_workgroup_size: 256
 
 // RDNA: gpu.binary @transpose_smem_kernel [#gpu.object<#rocdl.target<O = 3, chip = "gfx1100", features = "+wavefrontsize64">
 // RDNA-SAME: amdgcn-amd-amdhsa--gfx1100

@@ -1,7 +1,8 @@
-// RUN: lego-opt %s --split-input-file --verify-diagnostics --lego-verify='verbose=true'
+// RUN: lego-opt %s --split-input-file --verify-diagnostics --lego-verify='model=strict verbose=true'
 // The same verdicts after lowering to arith/affine:
-// RUN: lego-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(lego-normalization, lego-to-arith, canonicalize, cse, lego-verify{verbose=true})'
-// Shared-memory transpose through a 32 × 32 f32 tile, 1024 threads: thread t is (tx, ty) = (t mod 32,
+// RUN: lego-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(lego-normalization, lego-to-arith, canonicalize, cse, lego-verify{model=strict verbose=true})'
+// Our strict model (aligned warps, half-warp phases for 8-byte elements); published-model.mlir has the
+// published one. Shared-memory transpose through a 32 × 32 f32 tile, 1024 threads: thread t is (tx, ty) = (t mod 32,
 // t div 32) and reads the tile transposed, tile[tx][ty]. Each negative twin is right after its positive.
 
 // Padded tile (row length 33): lane tx hits bank (33·tx + ty) mod 32 = (tx + ty) mod 32, all different.
@@ -29,7 +30,7 @@ func.func @unpadded_transpose(%tid: index {lego.thread_id}) {
   %tx = arith.remui %tid, %c32 : index
   %ty = arith.divui %tid, %c32 : index
   %addr = lego.apply %tile(%tx, %ty) : !lego.layout
-  // expected-error @below {{bank conflict: lanes {{[0-9]+}} and {{[0-9]+}} (thread_id {{[0-9]+}} and {{[0-9]+}}) access elements {{[0-9]+}} and {{[0-9]+}} (4-byte words {{[0-9]+}} and {{[0-9]+}}), both in bank {{[0-9]+}}}}
+  // expected-warning @below {{Layout may cause shared memory bank conflicts{{\n}}lanes {{[0-9]+}} and {{[0-9]+}} (thread_id {{[0-9]+}} and {{[0-9]+}}) access elements {{[0-9]+}} and {{[0-9]+}} (4-byte words {{[0-9]+}} and {{[0-9]+}}), both in bank {{[0-9]+}}}}
   lego.check %addr {bank_conflict_free}
   return
 }
@@ -61,7 +62,7 @@ func.func @unpadded_arith(%tid: index {lego.thread_id}) {
   %ty = arith.divui %tid, %c16 : index
   %row = arith.muli %tx, %c16 : index
   %addr = arith.addi %row, %ty : index
-  // expected-error @below {{bank conflict: lanes}}
+  // expected-warning @below {{Layout may cause shared memory bank conflicts{{\n}}lanes}}
   lego.check %addr {bank_conflict_free, num_banks = 16 : i64, warp_size = 16 : i64}
   return
 }
@@ -86,7 +87,7 @@ func.func @doubles(%tid: index {lego.thread_id}, %row: index) {
 func.func @stride_two(%tid: index {lego.thread_id}) {
   %c2 = arith.constant 2 : index
   %addr = arith.muli %tid, %c2 : index
-  // expected-error @below {{bank conflict: lanes}}
+  // expected-warning @below {{Layout may cause shared memory bank conflicts{{\n}}lanes}}
   lego.check %addr {bank_conflict_free}
   return
 }

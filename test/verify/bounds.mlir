@@ -3,6 +3,8 @@
 // RUN: lego-opt %s --split-input-file --lego-generate-bounds-checks --lego-generate-bounds-checks | FileCheck %s --check-prefix=GEN
 // RUN: lego-opt %s --split-input-file --verify-diagnostics --lego-generate-bounds-checks --lego-external-smt-verifier='verbose=true'
 // RUN: not lego-opt %s --split-input-file --lego-generate-bounds-checks --lego-external-smt-verifier -o /dev/null
+// RUN: not lego-opt %s --split-input-file --lego-generate-bounds-checks --lego-external-smt-verifier 2>/dev/null | FileCheck %s --check-prefix=ERASE
+// RUN: not lego-opt %s --split-input-file --lego-generate-bounds-checks --lego-external-smt-verifier='keep-unproved=true' 2>/dev/null | FileCheck %s --check-prefix=KEEP
 // The layout-contract facts lego-to-arith{assume-bounds=true} states are no premises of the obligations
 // (they restate them): the same proofs and refutations after lowering.
 // RUN: lego-opt %s --split-input-file --verify-diagnostics --lego-generate-bounds-checks --lego-to-arith='assume-bounds=true' --lego-external-smt-verifier='verbose=true'
@@ -51,7 +53,7 @@ func.func @off_by_one(%m: index, %n: index) {
   %l = lego.row [%m, %n] : !lego.layout
   scf.for %i = %c0 to %m step %c1 {
     scf.for %j = %c0 to %n1 step %c1 {
-      // expected-error @below {{out of bounds: index 1 of the layout is {{[0-9]+}} but dim 1 is {{[0-9]+}}}}
+      // expected-error @below {{Out-of-bounds access is possible (proven by Z3){{\n}}index 1 of the layout is {{[0-9]+}} but dim 1 is {{[0-9]+}}}}
       %f = lego.apply %l(%i, %j) : !lego.layout
     }
   }
@@ -63,7 +65,7 @@ func.func @off_by_one(%m: index, %n: index) {
 // Negative twin of @assumed: no fact about %x.
 func.func @unassumed(%x: index) -> (index, index) {
   %l = lego.col [4, 6] : !lego.layout
-  // expected-error @below {{out of bounds: the apply_inverse input is {{[0-9]+}} but the layout has 24 elements (with %arg0 = {{[0-9]+}})}}
+  // expected-error @below {{Out-of-bounds flat index is possible (proven by Z3){{\n}}the apply_inverse input is {{[0-9]+}} but the layout has 24 elements (with %arg0 = {{[0-9]+}})}}
   %i, %j = lego.apply_inverse %l(%x) : !lego.layout -> index, index
   return %i, %j : index, index
 }
@@ -87,7 +89,13 @@ func.func @view(%mem: memref<32xf32>, %t: index) -> f32 {
 
 // -----
 
-// An index the encoder does not understand: a warning, and the assert stays for a run-time check.
+// An index the encoder does not understand: a warning; as published the assert is erased all the same
+// (keep-unproved=true keeps it for a run-time check).
+// ERASE-LABEL: func.func @opaque
+// ERASE-NOT: lego.assert
+// KEEP-LABEL: func.func @opaque
+// KEEP: lego.assert_apply_bounds
+// KEEP-NEXT: lego.apply
 func.func @opaque(%mem: memref<4xindex>) -> index {
   %c0 = arith.constant 0 : index
   // expected-note @below {{in the slice of this value}}

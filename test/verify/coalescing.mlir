@@ -1,4 +1,6 @@
-// RUN: lego-opt %s --split-input-file --verify-diagnostics --lego-verify='verbose=true'
+// Our strict model (aligned warps and runs); the published model's verdicts are in published-model.mlir.
+// RUN: lego-opt %s --split-input-file --verify-diagnostics --lego-verify='model=strict verbose=true'
+// RUN: lego-opt %s --split-input-file --lego-verify='model=strict fail-on-violation=true' | FileCheck %s
 // RUN: lego-opt %s --split-input-file --lego-verify | FileCheck %s
 // After lowering (lego.apply becomes arith/affine index arithmetic) the same checks are proved:
 // RUN: lego-opt %s --split-input-file --lego-lower | FileCheck %s

@@ -175,6 +175,60 @@ LEGO_CAPI_EXPORTED MlirLogicalResult legoBuildToLLVMSPIRVPipeline(
 LEGO_CAPI_EXPORTED MlirLogicalResult legoRunPipeline(MlirModule module,
                                                      MlirStringRef pipeline);
 
+/*===-- The published LEGO dialect's C API --------------------------------===*/
+/* The entry points of the published C++ LEGO dialect's C API, so that hosts
+ * and Python bindings written against it link unchanged (thin wrappers over
+ * the functions above). With these and MLIR's C API alone a host can load the
+ * dialect, parse lego IR in the generic form (mlirModuleCreateParse; the
+ * custom syntax needs legoParseModule), run lego passes and pipelines by name
+ * and print. See docs/embedding.md. */
+
+/// The lego dialect's handle. mlirDialectHandleRegisterDialect registers the
+/// upstream dialects lego IR uses; mlirDialectHandleLoadDialect loads lego
+/// (as legoRegisterDialect does) and returns it. lego is an IRDL dialect, so
+/// it exists in a context only once *loaded*: register and load.
+LEGO_CAPI_EXPORTED MlirDialectHandle mlirGetDialectHandle__lego__(void);
+/// The upstream math dialect's handle (registering inserts the upstream
+/// dialects, loading loads math).
+LEGO_CAPI_EXPORTED MlirDialectHandle mlirGetDialectHandle__math__(void);
+
+/// Registers by name in MLIR's global pass registry (so mlirParsePassPipeline
+/// and mlirOpPassManagerAddPipeline accept them, with their options): MLIR's
+/// passes (canonicalize, cse, the arith passes, ...), every lego pass, and the
+/// pipelines lego-lower, lego-to-llvm and lego-to-spirv. Idempotent.
+LEGO_CAPI_EXPORTED void legoRegisterCorePasses(void);
+/// Every lego pass and pipeline (and MLIR's passes). Idempotent.
+LEGO_CAPI_EXPORTED void legoRegisterPasses(void);
+/// Target plugins of the published library: here the GPU passes and targets
+/// come with MLIR's passes and the dialect extensions every lego context
+/// gets; each registers the passes and all lego pipelines. Idempotent.
+LEGO_CAPI_EXPORTED void legoRegisterNVPTXPlugin(void);
+LEGO_CAPI_EXPORTED void legoRegisterAMDGPUPlugin(void);
+LEGO_CAPI_EXPORTED void legoRegisterSPIRVPlugin(void);
+/// Registers every dialect's LLVM IR translation on `ctx`.
+LEGO_CAPI_EXPORTED void legoRegisterLLVMTranslations(MlirContext ctx);
+/// Adds the convert-to-LLVM interfaces to `registry` (MLIR's C API offers no
+/// call for those alone: every upstream dialect and extension is inserted).
+LEGO_CAPI_EXPORTED void
+legoRegisterConvertToLLVMExtensions(MlirDialectRegistry registry);
+
+/// Whether `type` is !lego.layout / !lego.view<T>.
+LEGO_CAPI_EXPORTED bool mlirLegoTypeIsALayout(MlirType type);
+LEGO_CAPI_EXPORTED bool mlirLegoTypeIsAView(MlirType type);
+/// TypeIDs of !lego.layout / !lego.view. IRDL gives dynamic types a new
+/// TypeID in every context; these are the ones of the first context lego was
+/// loaded into through this library (null before). With several contexts,
+/// compare mlirTypeGetTypeID of a type made in the same context instead.
+LEGO_CAPI_EXPORTED MlirTypeID mlirLegoLayoutTypeGetTypeID(void);
+LEGO_CAPI_EXPORTED MlirTypeID mlirLegoViewTypeGetTypeID(void);
+/// !lego.layout in `ctx` (null if lego is not loaded there).
+LEGO_CAPI_EXPORTED MlirType mlirLegoLayoutTypeGet(MlirContext ctx);
+/// !lego.view<elem> in `ctx` (null if lego is not loaded there).
+LEGO_CAPI_EXPORTED MlirType mlirLegoViewTypeGet(MlirContext ctx,
+                                                MlirType elem);
+/// T of !lego.view<T> (null for other types).
+LEGO_CAPI_EXPORTED MlirType mlirLegoViewTypeGetElementType(MlirType type);
+
 #ifdef __cplusplus
 }
 #endif

@@ -21,6 +21,13 @@
 //! - `lego-workgroup-attributions-to-alloc`: `convert-gpu-to-spirv` cannot lower a kernel's workgroup
 //!   attributions, but lowers a workgroup-space `memref.alloc` to a `Workgroup` global variable; each
 //!   attribution becomes such an alloc at the top of the kernel.
+//! - `lego-spirv-binary-attribute`: the published `lego-to-spirv` hands its SPIR-V to its users (a Python
+//!   frontend reads it with the regex `lego\.spirv_binary\s*=\s*"([^"]*)"`) as the top module's string
+//!   attribute `lego.spirv_binary`: the words of the serialized module in decimal, comma-separated. We copy
+//!   them from the `gpu.binary` that `gpu-module-to-binary` made (which stays, for MLIR's own runtimes).
+//! - `lego-require-rocm-device-libs`: ROCDL kernels that call ROCm's device library (`__ockl_*`, `__ocml_*`)
+//!   cannot be serialized, not even to assembly, without ROCm installed; MLIR then fails with a message about
+//!   a bitcode directory, located at the launch. We name the op that needs the library instead.
 
 use crate::external::{into_mlir_pass, LegoPass, PassFailure, PassId};
 use crate::registry::{Entry, OptionSpec, Options, PassInfo, RegistryError};
@@ -91,6 +98,28 @@ pub fn passes() -> Vec<PassInfo> {
             entry: Entry::Pass(|_: &Options| -> Result<melior::pass::Pass, RegistryError> {
                 static ID: PassId = PassId::new();
                 Ok(into_mlir_pass(WorkgroupAttributionsToAlloc, &ID))
+            }),
+        },
+        PassInfo {
+            name: "lego-spirv-binary-attribute",
+            description: "Set the top module's lego.spirv_binary to the SPIR-V words (decimal, comma-separated) of the first SPIR-V gpu.binary",
+            options: &[],
+            entry: Entry::Pass(|_: &Options| -> Result<melior::pass::Pass, RegistryError> {
+                static ID: PassId = PassId::new();
+                Ok(into_mlir_pass(SpirvBinaryAttribute, &ID))
+            }),
+        },
+        PassInfo {
+            name: "lego-require-rocm-device-libs",
+            description: "Fail with an error naming each op of a ROCDL kernel that needs ROCm's device library (a call to __ockl_* / __ocml_*), for use when ROCm is not installed",
+            options: &[OptionSpec {
+                name: "pipeline",
+                default: "",
+                description: "name of the pipeline this check belongs to, for the message",
+            }],
+            entry: Entry::Pass(|options: &Options| {
+                static ID: PassId = PassId::new();
+                Ok(into_mlir_pass(RequireRocmDeviceLibs { pipeline: options.string("pipeline").to_string() }, &ID))
             }),
         },
         PassInfo {
@@ -465,4 +494,151 @@ fn function_input_count(op: OperationRef) -> Option<usize> {
         return None;
     }
     usize::try_from(unsafe { mlir_sys::mlirFunctionTypeGetNumInputs(r#type) }).ok()
+}
+
+/// Name of the top module's attribute holding the SPIR-V words (the published pipeline's output).
+pub const SPIRV_BINARY_ATTRIBUTE: &str = "lego.spirv_binary";
+
+#[derive(Clone)]
+struct SpirvBinaryAttribute;
+
+impl LegoPass for SpirvBinaryAttribute {
+    fn name(&self) -> &'static str {
+        "lego-spirv-binary-attribute"
+    }
+
+    fn description(&self) -> &'static str {
+        "SPIR-V words of the gpu.binary as lego.spirv_binary"
+    }
+
+    fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailure> {
+        let binaries: Vec<OperationRef> = top_level_ops(root).into_iter().filter(|op| op_name(*op) == "gpu.binary").collect();
+        let mut words = None;
+        for binary in &binaries {
+            let Ok(objects) = binary.attribute("objects") else { continue };
+            let raw = objects.to_raw();
+            if !unsafe { mlir_sys::mlirAttributeIsAArray(raw) } {
+                continue;
+            }
+            for index in 0..unsafe { mlir_sys::mlirArrayAttrGetNumElements(raw) } {
+                let object = unsafe { mlir_sys::mlirArrayAttrGetElement(raw, index) };
+                if !unsafe { mlir_sys::mlirAttributeIsAGPUObjectAttr(object) } {
+                    continue;
+                }
+                let target = unsafe { Attribute::from_raw(mlir_sys::mlirGPUObjectAttrGetTarget(object)) };
+                if !target.to_string().starts_with("#spirv.target_env") {
+                    continue;
+                }
+                let bytes = unsafe {
+                    let data = mlir_sys::mlirGPUObjectAttrGetObject(object);
+                    std::slice::from_raw_parts(data.data as *const u8, data.length)
+                };
+                if bytes.len() % 4 != 0 || bytes.is_empty() {
+                    let message = format!("the SPIR-V binary has {} bytes, not a whole number of 32-bit words", bytes.len());
+                    emit_error(binary.location(), &message);
+                    return Err(PassFailure(message));
+                }
+                // gpu-module-to-binary writes the words in host byte order (SPIR-V's magic number tells a
+                // reader which); decoding them the same way gives the words the serializer produced.
+                let text = bytes
+                    .chunks_exact(4)
+                    .map(|word| u32::from_ne_bytes([word[0], word[1], word[2], word[3]]).to_string())
+                    .collect::<Vec<_>>()
+                    .join(",");
+                words = Some(text);
+                break;
+            }
+            if words.is_some() {
+                break;
+            }
+        }
+        let Some(words) = words else {
+            tracing::debug!(target: "lego", "lego-spirv-binary-attribute: no SPIR-V gpu.binary");
+            return Ok(());
+        };
+        if binaries.len() > 1 {
+            tracing::debug!(target: "lego", "lego-spirv-binary-attribute: {} binaries; the first is published", binaries.len());
+        }
+        let context = root.context();
+        let attribute = melior::ir::attribute::StringAttribute::new(unsafe { context.to_ref() }, &words);
+        let name = StringRef::new(SPIRV_BINARY_ATTRIBUTE);
+        unsafe { mlir_sys::mlirOperationSetDiscardableAttributeByName(root.to_raw(), name.to_raw(), attribute.to_raw()) };
+        Ok(())
+    }
+}
+
+#[derive(Clone)]
+struct RequireRocmDeviceLibs {
+    pipeline: String,
+}
+
+/// The GPU op a device-library function stands for, when one does (for the message).
+fn device_library_source(callee: &str) -> Option<&'static str> {
+    match callee {
+        "__ockl_get_local_size" => Some("gpu.block_dim"),
+        "__ockl_get_num_groups" => Some("gpu.grid_dim"),
+        "__ockl_get_global_size" => Some("gpu.global_id"),
+        _ if callee.starts_with("__ocml_") => Some("a math op"),
+        _ => None,
+    }
+}
+
+impl LegoPass for RequireRocmDeviceLibs {
+    fn name(&self) -> &'static str {
+        "lego-require-rocm-device-libs"
+    }
+
+    fn description(&self) -> &'static str {
+        "Name the ops that need ROCm's device library"
+    }
+
+    fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailure> {
+        let mut calls = Vec::new();
+        walk_ops(root, &mut |op| {
+            let name = op_name(op);
+            // ROCDL's workgroup/grid size ops become __ockl calls when translated to LLVM IR.
+            if name.starts_with("rocdl.workgroup.dim.") {
+                calls.push((op.location(), "__ockl_get_local_size".to_string()));
+                return;
+            }
+            if name.starts_with("rocdl.grid.dim.") {
+                calls.push((op.location(), "__ockl_get_num_groups".to_string()));
+                return;
+            }
+            if name != "llvm.call" {
+                return;
+            }
+            let Ok(callee) = op.attribute("callee") else { return };
+            if !unsafe { mlir_sys::mlirAttributeIsAFlatSymbolRef(callee.to_raw()) } {
+                return;
+            }
+            let name = unsafe { StringRef::from_raw(mlir_sys::mlirFlatSymbolRefAttrGetValue(callee.to_raw())) };
+            let name = name.as_str().unwrap_or_default().to_string();
+            if name.starts_with("__ockl_") || name.starts_with("__ocml_") {
+                calls.push((op.location(), name));
+            }
+        });
+        if calls.is_empty() {
+            return Ok(());
+        }
+        let pipeline = if self.pipeline.is_empty() { "this pipeline".to_string() } else { format!("'{}'", self.pipeline) };
+        for (location, callee) in &calls {
+            let what = match device_library_source(callee) {
+                Some("gpu.block_dim") => "'gpu.block_dim' op (a block size that is not a launch constant)".to_string(),
+                Some("gpu.grid_dim") => "'gpu.grid_dim' op (a grid size that is not a launch constant)".to_string(),
+                Some(source) if source.starts_with("gpu.") => format!("'{source}' op"),
+                Some(source) => source.to_string(),
+                None => "this op".to_string(),
+            };
+            emit_error(
+                *location,
+                &format!(
+                    "{what} needs ROCm's device library (it becomes a call to '{callee}'), which was not found \
+                     (looked for amdgcn/bitcode in $ROCM_PATH, $ROCM_ROOT, $ROCM_HOME and /opt/rocm): install ROCm \
+                     or set ROCM_PATH to compile it with {pipeline}; launch sizes that are constants need no library"
+                ),
+            );
+        }
+        Err(PassFailure(format!("{} op(s) need ROCm's device library", calls.len())))
+    }
 }

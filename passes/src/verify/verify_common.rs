@@ -54,6 +54,17 @@ pub fn warn_encode_error(at: Location, what: &str, error: &EncodeError) {
     }
 }
 
+/// Warns at `at` with the published `headline` (e.g. `Coalescing check returned unknown`) and, on the next
+/// line, why (`cannot verify: unsupported op 'X'`), with a note at the op responsible when that is elsewhere.
+pub fn warn_encode_error_as(at: Location, headline: &str, error: &EncodeError) {
+    let message = format!("{headline}\n{}", error.message);
+    if error.location == at {
+        diagnostics::warning(at, &message);
+    } else {
+        diagnostics::emit_with_note(at, Severity::Warning, &message, Some((error.location, "in the slice of this value")));
+    }
+}
+
 /// `%arg1 = 3, %arg2 = 0` for the counterexample's variables except `hidden` (the proof's own variables,
 /// reported in the message itself). Empty when nothing is left.
 pub fn other_variables(counterexample: &Counterexample, hidden: &[&str]) -> String {

@@ -6,8 +6,10 @@
 //!   its layout. Idempotent (an identical assert right before the use is not duplicated).
 //! - `lego-external-smt-verifier`: proves each obligation with Z3 from the surrounding facts — `0 ≤ i_k <
 //!   dim_k` for every index of an `assert_apply_bounds`, `f < numel` for an `assert_inv_bounds` — and erases
-//!   the proved ones. A refuted one is an error with a counterexample; one that cannot be decided (unsupported
-//!   op in the slice, time-out) is a warning and stays in the IR.
+//!   the asserts. A refuted one is an error starting with the published sentence (`Out-of-bounds access is
+//!   possible (proven by Z3)` / `Out-of-bounds flat index is possible (proven by Z3)`), our counterexample on
+//!   the next line, and the pass fails; one that cannot be decided (unsupported op in the slice, time-out) is
+//!   a warning. As published, every assert is erased; `keep-unproved=true` keeps the refuted and undecided ones.
 //!
 //! Facts: `lego.assume` / `lego.assume_bounds` anywhere in the enclosing function, `scf.for` bounds of
 //! induction variables in the slice, and symbolic layout sizes ≥ 1.
@@ -117,10 +119,13 @@ impl LegoPass for GenerateBoundsChecks {
 #[derive(Clone)]
 pub struct ExternalSmtVerifier {
     options: VerifyOptions,
+    keep_unproved: bool,
 }
 
 pub fn create_verifier(options: &Options) -> Result<melior::pass::Pass, RegistryError> {
-    Ok(crate::external::into_mlir_pass(ExternalSmtVerifier { options: VerifyOptions::parse(options)? }, &VERIFY_ID))
+    let verifier =
+        ExternalSmtVerifier { options: VerifyOptions::parse(options)?, keep_unproved: options.bool("keep-unproved")? };
+    Ok(crate::external::into_mlir_pass(verifier, &VERIFY_ID))
 }
 
 enum Verdict {
@@ -128,6 +133,22 @@ enum Verdict {
     Refuted,
     Unverified,
 }
+
+/// The published first sentence of a refuted `lego.assert_apply_bounds`.
+pub const OUT_OF_BOUNDS_ACCESS: &str = "Out-of-bounds access is possible (proven by Z3)";
+/// The published first sentence of a refuted `lego.assert_inv_bounds`.
+pub const OUT_OF_BOUNDS_FLAT_INDEX: &str = "Out-of-bounds flat index is possible (proven by Z3)";
+
+/// Options of `lego-external-smt-verifier`: the shared ones plus `keep-unproved`.
+pub const VERIFIER_OPTIONS: &[crate::registry::OptionSpec] = &[
+    crate::verify_common::OPTIONS[0],
+    crate::verify_common::OPTIONS[1],
+    crate::registry::OptionSpec {
+        name: "keep-unproved",
+        default: "false",
+        description: "keep the asserts that were not proved (refuted or undecided) in the IR; by default, as published, every assert is erased",
+    },
+];
 
 impl LegoPass for ExternalSmtVerifier {
     fn name(&self) -> &'static str {
@@ -145,7 +166,7 @@ impl LegoPass for ExternalSmtVerifier {
                 asserts.push(op);
             }
         });
-        let mut proved = Vec::new();
+        let mut erased = Vec::new();
         let mut failed = false;
         for op in asserts {
             let start = Instant::now();
@@ -164,15 +185,19 @@ impl LegoPass for ExternalSmtVerifier {
                             &format!("bounds proved (Z3, {}); the assert is removed", verify_common::elapsed(start)),
                         );
                     }
-                    proved.push(op);
+                    erased.push(op);
                 }
-                Verdict::Refuted => failed = true,
-                Verdict::Unverified => {}
+                Verdict::Refuted | Verdict::Unverified => {
+                    failed |= matches!(verdict, Verdict::Refuted);
+                    if !self.keep_unproved {
+                        erased.push(op);
+                    }
+                }
             }
         }
         let rewriter = IrRewriter::from_op(root);
         let rewriter = rewriter.as_rewriter_base();
-        for op in proved {
+        for op in erased {
             rewriter.erase_op(op);
         }
         lego_smt::join_background();
@@ -238,7 +263,7 @@ impl ExternalSmtVerifier {
             Outcome::Refuted(cex) => {
                 let with = with_clause(&cex, &[]);
                 let message = match (&cex.violation, apply) {
-                    (Violation::Undefined(what), _) => format!("out of bounds: computing the indices hits {what}{with}"),
+                    (Violation::Undefined(what), _) => format!("computing the indices hits {what}{with}"),
                     (Violation::Goal, true) => {
                         let rank = dims.len();
                         let (values, sizes) = cex.observed.split_at(rank.min(cex.observed.len()));
@@ -248,20 +273,21 @@ impl ExternalSmtVerifier {
                         });
                         match bad {
                             Some(k) => format!(
-                                "out of bounds: index {k} of the layout is {} but dim {k} is {}{with}",
+                                "index {k} of the layout is {} but dim {k} is {}{with}",
                                 show(values.get(k)),
                                 show(sizes.get(k))
                             ),
-                            None => format!("out of bounds{with}"),
+                            None => format!("an index is outside its dim{with}"),
                         }
                     }
                     (Violation::Goal, false) => format!(
-                        "out of bounds: the apply_inverse input is {} but the layout has {} elements{with}",
+                        "the apply_inverse input is {} but the layout has {} elements{with}",
                         show(cex.observed.first()),
                         show(cex.observed.get(1))
                     ),
                 };
-                diagnostics::error(location, &message);
+                let sentence = if apply { OUT_OF_BOUNDS_ACCESS } else { OUT_OF_BOUNDS_FLAT_INDEX };
+                diagnostics::error(location, &format!("{sentence}\n{message}"));
                 Verdict::Refuted
             }
         })

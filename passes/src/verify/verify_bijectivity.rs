@@ -34,14 +34,40 @@ const SYMBOLIC_NUMEL_BOUND: u64 = 1 << 32;
 pub struct VerifyBijectivity {
     options: VerifyOptions,
     exhaustive_limit: u64,
+    /// The published legacy passes `lego-verify-consistency` / `lego-verify-genp-consistency`: the same
+    /// proofs, but a refutation is the single published error and the pass never fails.
+    consistency: bool,
+    name: &'static str,
 }
 
 pub fn create(options: &Options) -> Result<melior::pass::Pass, RegistryError> {
     let pass = VerifyBijectivity {
         options: VerifyOptions::parse(options)?,
         exhaustive_limit: options.u64("exhaustive-limit")?,
+        consistency: false,
+        name: "lego-verify-bijectivity",
     };
     Ok(crate::external::into_mlir_pass(pass, &ID))
+}
+
+static CONSISTENCY_ID: PassId = PassId::new();
+static GENP_CONSISTENCY_ID: PassId = PassId::new();
+
+/// The published error of the legacy consistency passes (with the period).
+pub const INCONSISTENT_GEN_P: &str = "Inconsistent GenP: apply and inv regions are not bijections.";
+
+/// `lego-verify-consistency` / `lego-verify-genp-consistency` (published legacy passes, identical): for each
+/// gen_p with an `inv`, the bijectivity proof; a refutation is `INCONSISTENT_GEN_P` once on the gen_p, and
+/// — as published — the pass succeeds.
+pub fn create_consistency(options: &Options) -> Result<melior::pass::Pass, RegistryError> {
+    let pass = VerifyBijectivity {
+        options: VerifyOptions::parse(options)?,
+        exhaustive_limit: EXHAUSTIVE_LIMIT,
+        consistency: true,
+        name: options.pass_name(),
+    };
+    let id = if options.pass_name() == "lego-verify-genp-consistency" { &GENP_CONSISTENCY_ID } else { &CONSISTENCY_ID };
+    Ok(crate::external::into_mlir_pass(pass, id))
 }
 
 pub const OPTIONS: &[crate::registry::OptionSpec] = &[
@@ -64,7 +90,7 @@ enum Status {
 
 impl LegoPass for VerifyBijectivity {
     fn name(&self) -> &'static str {
-        "lego-verify-bijectivity"
+        self.name
     }
 
     fn description(&self) -> &'static str {
@@ -90,7 +116,7 @@ impl LegoPass for VerifyBijectivity {
             }
         }
         lego_smt::join_background();
-        if status.values().any(|status| *status == Status::Refuted) {
+        if !self.consistency && status.values().any(|status| *status == Status::Refuted) {
             return Err(PassFailure("a gen_p is not a bijection".into()));
         }
         Ok(())
@@ -118,8 +144,8 @@ impl VerifyBijectivity {
         let location = op.location();
         let Ok(Some(LayoutOp::GenP { dims, apply, inverse })) = ops::layout_op(op) else { return Status::Unverified };
         let Some(inverse) = inverse else {
-            if self.options.verbose {
-                diagnostics::remark(location, "apply-only gen_p (no inv region): bijectivity not checked");
+            if !self.consistency {
+                diagnostics::warning(location, SKIP_NO_INVERSE);
             }
             return Status::Unverified;
         };
@@ -157,10 +183,7 @@ impl VerifyBijectivity {
                         }
                         Status::Proved
                     }
-                    Verdict::Refuted(message) => {
-                        diagnostics::error(location, &message);
-                        Status::Refuted
-                    }
+                    Verdict::Refuted(messages) => self.refuted(location, messages),
                     Verdict::Unknown(unknown) => {
                         diagnostics::warning(location, &format!("bijectivity {}", describe_unknown(&unknown)));
                         Status::Unverified
@@ -171,7 +194,8 @@ impl VerifyBijectivity {
         }
     }
 
-    /// Obligations A1, A2, then (if A is inconclusive) B1, B2.
+    /// Obligations A1, A2 (`apply(inv(y)) = y`), then — unless A is proved, which implies B on a finite
+    /// domain — B1, B2 (`inv(apply(x)) = x`), so a wrong inverse is reported in both directions.
     fn prove_all(&self, gen: &GenP, facts: &[Term]) -> Verdict {
         let timeout_ms = self.options.timeout_ms;
         let a_facts: Vec<Term> = facts.iter().cloned().chain([gen.y.ult(&gen.numel)]).collect();
@@ -183,32 +207,27 @@ impl VerifyBijectivity {
         let a2 = gen.apply_inv_y.eq(&gen.y);
         let b1 = gen.apply_x.ult(&gen.numel);
         let b2 = Term::all(gen.inv_apply_x.iter().zip(&gen.xs).map(|(g, x)| g.eq(x)));
-        let mut first_unknown = None;
-        let mut a_proved = true;
-        for goal in [&a1, &a2] {
-            match prove(&Query { goal, facts: &a_facts, observe: &a_observe, timeout_ms }) {
-                Outcome::Proved => {}
-                Outcome::Refuted(cex) => return Verdict::Refuted(message_a(gen, &cex)),
-                Outcome::Unknown(unknown) => {
-                    a_proved = false;
-                    first_unknown.get_or_insert(unknown);
-                    break;
+        let direction = |goals: [&Term; 2], facts: &[Term], observe: &[Term]| {
+            for goal in goals {
+                match prove(&Query { goal, facts, observe, timeout_ms }) {
+                    Outcome::Proved => {}
+                    other => return other,
                 }
             }
-        }
-        if a_proved {
+            Outcome::Proved
+        };
+        let a = direction([&a1, &a2], &a_facts, &a_observe);
+        if matches!(a, Outcome::Proved) {
             return Verdict::Proved;
         }
-        for goal in [&b1, &b2] {
-            match prove(&Query { goal, facts: &b_facts, observe: &b_observe, timeout_ms }) {
-                Outcome::Proved => {}
-                Outcome::Refuted(cex) => return Verdict::Refuted(message_b(gen, &cex)),
-                Outcome::Unknown(unknown) => {
-                    return Verdict::Unknown(first_unknown.unwrap_or(unknown));
-                }
-            }
+        let b = direction([&b1, &b2], &b_facts, &b_observe);
+        match (a, b) {
+            (Outcome::Refuted(a), Outcome::Refuted(b)) => Verdict::Refuted(vec![message_b(gen, &b), message_a(gen, &a)]),
+            (Outcome::Refuted(a), _) => Verdict::Refuted(vec![message_a(gen, &a)]),
+            (_, Outcome::Refuted(b)) => Verdict::Refuted(vec![message_b(gen, &b)]),
+            (_, Outcome::Proved) => Verdict::Proved,
+            (Outcome::Unknown(unknown), _) | (_, Outcome::Unknown(unknown)) => Verdict::Unknown(unknown),
         }
-        Verdict::Proved
     }
 
     fn check_symbolic(&self, location: Location, gen: &GenP, start: Instant) -> Status {
@@ -228,10 +247,7 @@ impl VerifyBijectivity {
                 }
                 return Status::Proved;
             }
-            Verdict::Refuted(message) => {
-                diagnostics::error(location, &message);
-                return Status::Refuted;
-            }
+            Verdict::Refuted(messages) => return self.refuted(location, messages),
             Verdict::Unknown(unknown) => describe_unknown(&unknown),
         };
         // Fall back to every combination of small sizes.
@@ -269,15 +285,15 @@ impl VerifyBijectivity {
             let concrete = gen.substitute(&map);
             match self.prove_all(&concrete, &concrete.facts) {
                 Verdict::Proved => {}
-                Verdict::Refuted(message) => {
+                Verdict::Refuted(messages) => {
                     let sizes = size_vars
                         .iter()
                         .zip(&combination)
                         .map(|((name, _), value)| format!("{name} = {value}"))
                         .collect::<Vec<_>>()
                         .join(", ");
-                    diagnostics::error(location, &format!("{message} (sizes {sizes})"));
-                    return Status::Refuted;
+                    let messages = messages.into_iter().map(|message| format!("{message} (sizes {sizes})")).collect();
+                    return self.refuted(location, messages);
                 }
                 Verdict::Unknown(unknown) => {
                     diagnostics::warning(
@@ -342,13 +358,15 @@ impl VerifyBijectivity {
         let a = exhaustive(&a_goal, &gen.facts, &a_observed(gen), &a_domain, limit);
         let b = exhaustive(&b_goal, &gen.facts, &b_observed(gen), &b_domain, limit);
         match (a, b) {
-            (Outcome::Refuted(cex), _) => {
-                diagnostics::error(location, &message_a(gen, &cex));
-                Status::Refuted
-            }
-            (_, Outcome::Refuted(cex)) => {
-                diagnostics::error(location, &message_b(gen, &cex));
-                Status::Refuted
+            (a @ Outcome::Refuted(_), b) | (a, b @ Outcome::Refuted(_)) => {
+                let mut messages = Vec::new();
+                if let Outcome::Refuted(cex) = &b {
+                    messages.push(message_b(gen, cex));
+                }
+                if let Outcome::Refuted(cex) = &a {
+                    messages.push(message_a(gen, cex));
+                }
+                self.refuted(location, messages)
             }
             (Outcome::Proved, Outcome::Proved) => {
                 if self.options.verbose {
@@ -368,6 +386,19 @@ impl VerifyBijectivity {
                 Status::Unverified
             }
         }
+    }
+
+    /// Reports the refuted directions: each with its published sentence, or, for the consistency passes, the
+    /// published error once.
+    fn refuted(&self, location: Location, messages: Vec<String>) -> Status {
+        if self.consistency {
+            diagnostics::error(location, INCONSISTENT_GEN_P);
+        } else {
+            for message in messages {
+                diagnostics::error(location, &message);
+            }
+        }
+        Status::Refuted
     }
 
     /// Verbose: says whether a composite layout is a bijection because it is built only from bijective
@@ -390,9 +421,17 @@ impl VerifyBijectivity {
 
 enum Verdict {
     Proved,
-    Refuted(String),
+    /// One message per refuted direction, `inv(apply(x)) ≠ x` first.
+    Refuted(Vec<String>),
     Unknown(Unknown),
 }
+
+/// The published warning for a gen_p without an `inv` region.
+pub const SKIP_NO_INVERSE: &str = "Skipping bijectivity check: no inverse region defined";
+/// The published first sentence of a refutation of `inv(apply(x)) = x` (direction B).
+pub const NOT_BIJECTIVE_INV_APPLY: &str = "Layout is not bijective: inv(apply(x)) ≠ x";
+/// The published first sentence of a refutation of `apply(inv(y)) = y` (direction A).
+pub const NOT_BIJECTIVE_APPLY_INV: &str = "Layout is not bijective: apply(inv(y)) ≠ y";
 
 impl GenP {
     fn substitute(&self, map: &HashMap<String, Term>) -> GenP {
@@ -493,13 +532,13 @@ fn message_a(gen: &GenP, cex: &Counterexample) -> String {
     let back = observed.get(2 * rank);
     let with = with_clause(cex, &hidden(gen));
     if let Violation::Undefined(what) = &cex.violation {
-        return format!("gen_p is not a bijection: computing inv({y}) and apply(inv({y})) hits {what}{with}");
+        return format!("{NOT_BIJECTIVE_APPLY_INV}\ncomputing inv({y}) and apply(inv({y})) hits {what}{with}");
     }
     let outside = inv.iter().zip(dims).any(|(i, n)| matches!((i, n), (Value::Bits(i), Value::Bits(n)) if i >= n));
     if outside {
-        format!("gen_p is not a bijection: inv({y}) = ({}) is outside the dims [{}]{with}", show_list(inv), show_list(dims))
+        format!("{NOT_BIJECTIVE_APPLY_INV}\ninv({y}) = ({}) is outside the dims [{}]{with}", show_list(inv), show_list(dims))
     } else {
-        format!("gen_p is not a bijection: inv({y}) = ({}) but apply({}) = {}{with}", show_list(inv), show_list(inv), show(back))
+        format!("{NOT_BIJECTIVE_APPLY_INV}\ninv({y}) = ({}) but apply({}) = {}{with}", show_list(inv), show_list(inv), show(back))
     }
 }
 
@@ -513,13 +552,13 @@ fn message_b(gen: &GenP, cex: &Counterexample) -> String {
     let inv = observed.get(rank + 2..).unwrap_or_default();
     let with = with_clause(cex, &hidden(gen));
     if let Violation::Undefined(what) = &cex.violation {
-        return format!("gen_p is not a bijection: computing apply({x}) and inv(apply({x})) hits {what}{with}");
+        return format!("{NOT_BIJECTIVE_INV_APPLY}\ncomputing apply({x}) and inv(apply({x})) hits {what}{with}");
     }
     match (flat, numel) {
         (Some(Value::Bits(f)), Some(Value::Bits(n))) if f >= n => {
-            format!("gen_p is not a bijection: apply({x}) = {} is outside [0, {n}){with}", show(flat))
+            format!("{NOT_BIJECTIVE_INV_APPLY}\napply({x}) = {} is outside [0, {n}){with}", show(flat))
         }
-        _ => format!("gen_p is not a bijection: apply({x}) = {} but inv({}) = ({}){with}", show(flat), show(flat), show_list(inv)),
+        _ => format!("{NOT_BIJECTIVE_INV_APPLY}\napply({x}) = {} but inv({}) = ({}){with}", show(flat), show(flat), show_list(inv)),
     }
 }
 
