@@ -34,6 +34,22 @@ impl Budget {
         }
     }
 
+    /// A budget of `total_ms` that ends at `deadline` (`None`: no limit): the same budget seen from a copy
+    /// of the pass's options that only kept the deadline.
+    pub fn until(total_ms: u64, deadline: Option<Instant>) -> Budget {
+        Budget { deadline, ..Budget::new(0) }.with_total(total_ms)
+    }
+
+    fn with_total(mut self, total_ms: u64) -> Budget {
+        self.total_ms = total_ms;
+        self
+    }
+
+    /// The instant the budget ends (`None`: no limit).
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
     /// Each call also stops after `rlimit` units of Z3's own work count (0: none).
     pub fn with_rlimit(mut self, rlimit: u64) -> Budget {
         self.rlimit = rlimit;
@@ -65,7 +81,10 @@ impl Budget {
     pub fn spent(&self) -> Outcome {
         Outcome::Unknown(Unknown {
             kind: UnknownKind::Timeout,
-            detail: format!("the pass's Z3 time budget (timeout-ms = {}) is spent", self.total_ms),
+            detail: format!(
+                "Z3 timed out after {} ms while proving this pass's obligations (timeout-ms bounds the whole pass)",
+                self.total_ms
+            ),
         })
     }
 

@@ -192,7 +192,7 @@ fn budget_bounds_all_calls_together() {
     match outcomes.last() {
         Some(Outcome::Unknown(unknown)) => {
             assert_eq!(unknown.kind, UnknownKind::Timeout);
-            assert!(unknown.detail.contains("timeout-ms = 50"), "{}", unknown.detail);
+            assert!(unknown.detail.contains("after 50 ms") && unknown.detail.contains("whole pass"), "{}", unknown.detail);
         }
         other => panic!("{other:?}"),
     }
