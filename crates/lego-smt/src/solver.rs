@@ -85,6 +85,31 @@ pub fn prove_limited(query: &Query, rlimit: u64) -> Outcome {
         trace(|| format!("bit-vector encoding: {} in {:?}", short(&outcome), start.elapsed()));
         return outcome;
     }
+    // Nonlinear under a resource limit: one encoding after the other, integers first (usually the only one
+    // that finishes with symbolic divisors). Deterministic — no race — and no interrupted loser left running:
+    // Z3 notices neither an interrupt nor its resource limit while bit-blasting, so a cancelled bit-vector
+    // check could go on for seconds and gigabytes after the answer.
+    if limits.rlimit > 0 {
+        let start = std::time::Instant::now();
+        let never = AtomicBool::new(false);
+        if let Some(outcome) = prove_int(query, &facts, &never, limits) {
+            trace(|| format!("integer encoding (sequential): {} in {:?}", short(&outcome), start.elapsed()));
+            return outcome;
+        }
+        // Memory-conscious: each symbolic 64-bit product or division is a circuit of thousands of gates that
+        // Z3 builds before its resource limit is ever checked (seconds and a gigabyte for a handful of them).
+        let circuits = nonlinear_operations(query.goal)
+            + facts.iter().map(nonlinear_operations).sum::<usize>();
+        if circuits > max_bit_blasted_circuits(limits.rlimit) {
+            return unknown(
+                UnknownKind::Solver,
+                format!("{circuits} symbolic multiplications/divisions: too large to bit-blast within the resource limit"),
+            );
+        }
+        let outcome = prove_bv(query, &facts, &never, limits);
+        trace(|| format!("bit-vector encoding (sequential): {} in {:?}", short(&outcome), start.elapsed()));
+        return outcome;
+    }
     // Nonlinear: run both encodings at once and take the first conclusive answer (the integer one is
     // usually the only one that finishes with symbolic divisors; bit-vectors win when the integer
     // encoding's no-wrap side conditions cannot be shown). The loser is interrupted and, not to wait for
@@ -123,6 +148,13 @@ pub fn prove_limited(query: &Query, rlimit: u64) -> Outcome {
         }
     }
     bv_answer.unwrap_or_else(|| unknown(UnknownKind::Solver, "no encoding reached an answer".into()))
+}
+
+/// Under a resource limit, the most symbolic multiplications/divisions a bit-vector query may hold: 4 for the
+/// simplifier's side conditions (rlimit 300 000), proportionally more for larger limits (translation
+/// validation).
+fn max_bit_blasted_circuits(rlimit: u64) -> usize {
+    ((rlimit / 75_000) as usize).max(4)
 }
 
 /// Solver threads still running after [`prove`] returned (the interrupted loser of a portfolio).
@@ -167,7 +199,13 @@ fn short(outcome: &Outcome) -> String {
 
 /// A multiplication of two non-constants, or a division/remainder/shift by a non-constant.
 fn is_nonlinear(goal: &Term) -> bool {
-    topo_order(std::slice::from_ref(goal)).iter().any(|term| match term.node() {
+    nonlinear_operations(goal) > 0
+}
+
+/// Multiplications, divisions, remainders and shifts with no constant operand (on the right for all but
+/// multiplication): what bit-blasting turns into 64-bit multiplier / divider circuits.
+fn nonlinear_operations(goal: &Term) -> usize {
+    topo_order(std::slice::from_ref(goal)).iter().filter(|term| match term.node() {
         Node::Bin { op: BinOp::Mul, lhs, rhs, .. } => lhs.as_const().is_none() && rhs.as_const().is_none(),
         Node::Bin {
             op: BinOp::DivU | BinOp::RemU | BinOp::DivS | BinOp::RemS | BinOp::Shl | BinOp::ShrU | BinOp::ShrS,
@@ -175,7 +213,7 @@ fn is_nonlinear(goal: &Term) -> bool {
             ..
         } => rhs.as_const().is_none(),
         _ => false,
-    })
+    }).count()
 }
 
 // ---------------------------------------------------------------------------------------------------------
