@@ -28,6 +28,11 @@ use std::collections::{HashMap, HashSet};
 
 /// Largest polynomial (in monomials) a product may produce before it is kept as an opaque value.
 const MONOMIAL_LIMIT: usize = 48;
+/// Work budget of one root (one engine): a value read counts 1, a side condition that is not answered from the
+/// cache [`PROOF_WORK`]. A count, so the same input is cut at the same place on any machine; far above what
+/// lowered layouts need (hundreds), it only stops pathological inputs (fuzzed expression blow-ups).
+const WORK_BUDGET: usize = 20_000;
+const PROOF_WORK: usize = 16;
 /// Recursion limit of reading arithmetic (deeper values become opaque atoms).
 const MAX_READ_DEPTH: usize = 200;
 /// Values this large in magnitude stand for "unbounded" in [`Bounds`].
@@ -109,6 +114,8 @@ pub struct Engine<'r> {
     /// Conditions that could not be proved (each left the IR unchanged).
     pub unproved: Vec<String>,
     proof_cache: HashMap<(u8, Poly, Poly), bool>,
+    /// Work done for this root (see [`WORK_BUDGET`]).
+    work: usize,
 }
 
 impl<'r> Engine<'r> {
@@ -131,6 +138,7 @@ impl<'r> Engine<'r> {
             firings: Vec::new(),
             unproved: Vec::new(),
             proof_cache: HashMap::new(),
+            work: 0,
         }
     }
 
@@ -331,6 +339,11 @@ impl<'r> Engine<'r> {
         if let Some(known) = self.proof_cache.get(&key) {
             return *known;
         }
+        // Past the root's work budget nothing more is proved (the rewrite it would enable is not made).
+        if self.work >= WORK_BUDGET {
+            return false;
+        }
+        self.work += PROOF_WORK;
         let proved = prove(self);
         self.proof_cache.insert(key, proved);
         proved
@@ -491,9 +504,12 @@ impl<'r> Engine<'r> {
         if let Some(poly) = self.memo.get(&key) {
             return poly.clone();
         }
-        if self.reading.contains(&key) || self.depth > MAX_READ_DEPTH {
+        // Past the work budget the rest of the cone stays as written (an opaque value): the plan is then built
+        // from what was read so far and still replaces the root only when it is cheaper (the best form found).
+        if self.reading.contains(&key) || self.depth > MAX_READ_DEPTH || self.work >= WORK_BUDGET {
             return self.leaf(value);
         }
+        self.work += 1;
         self.reading.insert(key);
         self.depth += 1;
         let poly = match self.read(value) {
