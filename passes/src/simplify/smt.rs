@@ -39,6 +39,8 @@ pub struct SmtProver {
     /// Answers by condition text (leaf identities and the facts in scope included), shared by every engine of a
     /// run (the simplifier erases nothing before the run ends, so the addresses in the keys stay unique).
     pub cache: HashMap<String, bool>,
+    /// Answers by the text of the solver query (see [`SmtProver::run`]).
+    query_cache: HashMap<String, bool>,
 }
 
 impl Default for SmtProver {
@@ -53,6 +55,7 @@ impl Default for SmtProver {
             calls: 0,
             sampled_out: 0,
             cache: HashMap::new(),
+            query_cache: HashMap::new(),
         }
     }
 }
@@ -165,7 +168,29 @@ impl Encoder {
 
 impl SmtProver {
     fn run(&mut self, goal: &Term, facts: &[Term]) -> bool {
-        if !self.enabled || self.budget == 0 {
+        if !self.enabled {
+            return false;
+        }
+        // The query itself as the key: leaves are named by their order of encoding, so the same condition met
+        // in another function (the same layout applied again) is the same text and costs no second solver call.
+        let mut query = goal.to_string();
+        for fact in facts {
+            query.push_str(" ; ");
+            query.push_str(&fact.to_string());
+        }
+        if let Some(known) = self.query_cache.get(&query) {
+            return *known;
+        }
+        let proved = self.solve(goal, facts);
+        // An answer the wall-clock safety net decided is not reused (it may differ from the deterministic one).
+        if self.wall_clock_hits == 0 || proved {
+            self.query_cache.insert(query, proved);
+        }
+        proved
+    }
+
+    fn solve(&mut self, goal: &Term, facts: &[Term]) -> bool {
+        if self.budget == 0 {
             return false;
         }
         self.budget -= 1;
