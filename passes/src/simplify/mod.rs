@@ -239,6 +239,11 @@ fn dying(root: MlirValue, read: &HashSet<Key>, dead_ops: &HashSet<Key>, keep: &H
     let mut dying_ops: HashSet<Key> = HashSet::new();
     // Users come before definitions in the reversed post-order.
     for op in order.into_iter().rev() {
+        // Constants cost nothing and are shared by the whole function (thousands of users): never counted as
+        // freed, so their use lists are not walked for every root (quadratic); canonicalize drops dead ones.
+        if ir::op_name(op) == "arith.constant" {
+            continue;
+        }
         let mut all_die = true;
         for index in 0..ir::result_count(op) {
             let Some(value) = ir::result(op, index) else { continue };

@@ -104,8 +104,8 @@ pub struct Ranges {
     depth: usize,
     cuts: usize,
     /// Assumptions not in the block defining their value: `(assumption, value, REL, other)`; they hold where
-    /// the assumption dominates (see `Engine::collect_scoped_facts`).
-    dominating: Vec<(MlirOperation, MlirValue, Rel, MlirValue)>,
+    /// the assumption dominates (see `Engine::collect_scoped_facts`). By the block holding the assumption.
+    dominating: HashMap<Key, Vec<(MlirOperation, MlirValue, Rel, MlirValue)>>,
 }
 
 /// Past this recursion depth a value gets its full range (keeps the native stack small).
@@ -127,15 +127,28 @@ impl Ranges {
             in_progress: HashSet::new(),
             depth: 0,
             cuts: 0,
-            dominating: Vec::new(),
+            dominating: HashMap::new(),
         };
         ir::walk(root, &mut |op| ranges.collect(op));
         ranges
     }
 
     /// Assumptions that hold only where they dominate: `(assumption, value, REL, other)`.
-    pub fn dominating_assumptions(&self) -> Vec<(MlirOperation, MlirValue, Rel, MlirValue)> {
-        self.dominating.clone()
+    /// Only those in a block that encloses `at` are candidates (one lookup per enclosing block, not a scan of
+    /// every assumption of the module per root).
+    pub fn dominating_assumptions(&self, at: MlirOperation) -> Vec<(MlirOperation, MlirValue, Rel, MlirValue)> {
+        let mut found = Vec::new();
+        let mut current = at;
+        while let Some(block) = ir::op_block(current) {
+            if let Some(list) = self.dominating.get(&ir::block_key(block)) {
+                found.extend(list.iter().copied());
+            }
+            match ir::block_parent_op(block) {
+                Some(parent) => current = parent,
+                None => break,
+            }
+        }
+        found
     }
 
     /// The relational facts `value REL other` that hold as unsigned facts (signed comparisons and loop bounds
@@ -178,7 +191,7 @@ impl Ranges {
         if ir::block_key(def_block) == ir::block_key(at_block) {
             self.add_fact(value, rel, other, signed);
         } else if !signed {
-            self.dominating.push((at, value, rel, other));
+            self.dominating.entry(ir::block_key(at_block)).or_default().push((at, value, rel, other));
         }
     }
 

@@ -205,7 +205,7 @@ impl<'r> Engine<'r> {
     /// their value (those are not global facts, see [`Ranges`]).
     pub fn collect_scoped_facts(&mut self, root: MlirValue) {
         if let Some(def) = ir::defining_op(root) {
-            for (assumption, value, rel, other) in self.ranges.dominating_assumptions() {
+            for (assumption, value, rel, other) in self.ranges.dominating_assumptions(def) {
                 if ir::op_dominates(assumption, def) {
                     self.add_scoped(value, rel, Bound::Value(other));
                 }
