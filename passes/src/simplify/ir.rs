@@ -225,6 +225,20 @@ pub fn users(value: MlirValue) -> Vec<MlirOperation> {
     users
 }
 
+/// The first `limit` users of `value`, or `None` when it has more (bounded work for widely shared values).
+pub fn users_up_to(value: MlirValue, limit: usize) -> Option<Vec<MlirOperation>> {
+    let mut users = Vec::new();
+    let mut operand = unsafe { mlirValueGetFirstUse(value) };
+    while !unsafe { mlirOpOperandIsNull(operand) } {
+        if users.len() == limit {
+            return None;
+        }
+        users.push(unsafe { mlirOpOperandGetOwner(operand) });
+        operand = unsafe { mlirOpOperandGetNextUse(operand) };
+    }
+    Some(users)
+}
+
 pub fn has_uses(value: MlirValue) -> bool {
     !unsafe { mlirOpOperandIsNull(mlirValueGetFirstUse(value)) }
 }

@@ -37,6 +37,9 @@ use rules::{is_expression_op, Delinearize, Engine, Linearize};
 use smt::SmtProver;
 use std::collections::{HashMap, HashSet};
 
+/// Users of one value looked at when deciding whether it dies with a root (see `dying`).
+const MAX_USERS_WALKED: usize = 64;
+
 /// Rounds before giving up on a fixed point (each round only rewrites what gets strictly cheaper).
 const MAX_ROUNDS: usize = 8;
 
@@ -239,17 +242,18 @@ fn dying(root: MlirValue, read: &HashSet<Key>, dead_ops: &HashSet<Key>, keep: &H
     let mut dying_ops: HashSet<Key> = HashSet::new();
     // Users come before definitions in the reversed post-order.
     for op in order.into_iter().rev() {
-        // Constants cost nothing and are shared by the whole function (thousands of users): never counted as
-        // freed, so their use lists are not walked for every root (quadratic); canonicalize drops dead ones.
-        if ir::op_name(op) == "arith.constant" {
-            continue;
-        }
+        // A value shared by many ops (typically a constant used all over a function) does not die with one root:
+        // its use list is not walked for every root (that was quadratic).
         let mut all_die = true;
         for index in 0..ir::result_count(op) {
             let Some(value) = ir::result(op, index) else { continue };
             let key = ir::key(value);
+            let Some(users) = ir::users_up_to(value, MAX_USERS_WALKED) else {
+                all_die = false;
+                continue;
+            };
             let users: Vec<MlirOperation> =
-                ir::users(value).into_iter().filter(|user| !dead_ops.contains(&ir::op_key(*user))).collect();
+                users.into_iter().filter(|user| !dead_ops.contains(&ir::op_key(*user))).collect();
             // Unused results (e.g. of a delinearization whose other results were replaced) die too.
             let dies = key == ir::key(root)
                 || (!keep.contains(&key)
