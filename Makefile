@@ -6,6 +6,8 @@
 LLVM_PREFIX  := /usr/lib/llvm-22
 APT_PACKAGES := llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libpolly-22-dev libclang-22-dev \
                 libz3-dev libzstd-dev libxml2-dev zlib1g-dev python3-psutil g++
+# lego-translate's tests compile and run each generated language (tools/lego-translate/tests/languages.rs).
+APT_PACKAGES += gfortran clang-22 glslang-tools nodejs
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CARGO        ?= cargo
 # lit, FileCheck, not and mlir-translate come from Debian's LLVM 22 packages.
@@ -28,6 +30,7 @@ setup:
 	  echo "make setup: LLVM/MLIR 22, z3 and build dependencies already installed"; \
 	fi
 	@command -v $(CARGO) >/dev/null || { echo "make setup: cargo not found; install Rust (rustup) first" >&2; exit 1; }
+	@command -v naga >/dev/null || { echo "make setup: installing naga-cli (WGSL validator for lego-translate's tests)"; $(CARGO) install naga-cli --locked --version 30.0.1; }
 
 build: setup
 	$(CARGO) build --workspace --locked
@@ -52,7 +55,7 @@ examples: build
 
 # Regenerates the pictures and before/after IR in docs/ (test/docs/up-to-date.test fails until this is run).
 docs: build
-	./target/debug/lego-docgen --lego-opt ./target/debug/lego-opt docs
+	./target/debug/lego-docgen --lego-opt ./target/debug/lego-opt --lego-translate ./target/debug/lego-translate docs
 
 # Compile time vs module size (issue 14): docs/compile-time.md and .png; gnuplot draws the plot (installed here,
 # not by `make setup`: the tests do not need it). Takes minutes; SIZES=1000,2000 for a quick look.

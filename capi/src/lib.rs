@@ -290,8 +290,8 @@ pub extern "C" fn legoPrintOperation(
 // Passes.
 
 /// Creates a registered lego pass by name (`"lego-strength-reduction"`), with option text
-/// (`"cleanup=true"`, may be empty). Null for an unknown name, a pipeline name, bad options, or a pass that
-/// is not implemented yet; the reason is in `legoGetLastErrorMessage`.
+/// (`"cleanup=true"`, may be empty). Null for an unknown name, a pipeline name or bad options; the reason is
+/// in `legoGetLastErrorMessage`.
 #[no_mangle]
 pub extern "C" fn legoCreatePass(name: MlirStringRef, options: MlirStringRef) -> MlirPass {
     guard(null_pass(), || {

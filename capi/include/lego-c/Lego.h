@@ -101,8 +101,8 @@ legoPrintOperation(MlirOperation op, bool generic, MlirStringCallback callback,
 /*===-- Passes -------------------------------------------------------------===*/
 /* Each returns a new pass (add it with mlirPassManagerAddOwnedPass or
  * mlirOpPassManagerAddOwnedPass), or a null pass (`pass.ptr == NULL`) when
- * the pass cannot be created, e.g. because it is registered but not
- * implemented yet in this build; see legoGetLastErrorMessage(). */
+ * the pass cannot be created (an unknown name or a bad option value); see
+ * legoGetLastErrorMessage(). */
 
 LEGO_CAPI_EXPORTED MlirPass legoCreateNormalizationPass(void);
 LEGO_CAPI_EXPORTED MlirPass legoCreateToArithPass(void);

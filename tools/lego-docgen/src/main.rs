@@ -1,7 +1,7 @@
 //! `lego-docgen`: fills the generated parts of `docs/` and checks that they are up to date.
 //!
 //! ```sh
-//! lego-docgen [--check] [--lego-opt PATH] DOCS_DIR      # make docs: write; the lit suite: --check
+//! lego-docgen [--check] [--lego-opt PATH] [--lego-translate PATH] DOCS_DIR      # make docs: write; the lit suite: --check
 //! ```
 //!
 //! Generated parts sit between markers in the Markdown pages, so the prose around them is written by hand:
@@ -31,6 +31,10 @@ const END: &str = "<!-- lego-docgen: end -->";
 const PICTURE: &str = "<!-- lego-docgen: picture ";
 const INPUT: &str = "<!-- lego-docgen: input -->";
 const OUTPUT: &str = "<!-- lego-docgen: output ";
+/// `<!-- lego-docgen: translate ARGS -->`: what `lego-translate ARGS` prints for the last input (docs/translate.md).
+const TRANSLATE: &str = "<!-- lego-docgen: translate ";
+/// Top-level pages with generated sections, beside ops/ and passes/.
+const TOP_LEVEL_PAGES: &[&str] = &["translate.md"];
 /// Outputs longer than this are cut, saying so (GPU pipelines embed whole binaries).
 const MAX_OUTPUT_LINES: usize = 80;
 
@@ -60,25 +64,27 @@ pub fn picture(name: &str) -> Option<Result<Picture, String>> {
 struct Options {
     check: bool,
     lego_opt: Option<PathBuf>,
+    lego_translate: Option<PathBuf>,
     docs: PathBuf,
 }
 
 fn parse_args() -> Result<Options, String> {
-    let mut options = Options { check: false, lego_opt: None, docs: PathBuf::new() };
+    let mut options = Options { check: false, lego_opt: None, lego_translate: None, docs: PathBuf::new() };
     let mut docs = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--check" => options.check = true,
             "--lego-opt" => options.lego_opt = Some(args.next().ok_or("--lego-opt needs a path")?.into()),
+            "--lego-translate" => options.lego_translate = Some(args.next().ok_or("--lego-translate needs a path")?.into()),
             "-h" | "--help" => {
-                return Err("usage: lego-docgen [--check] [--lego-opt PATH] DOCS_DIR".into());
+                return Err("usage: lego-docgen [--check] [--lego-opt PATH] [--lego-translate PATH] DOCS_DIR".into());
             }
             _ if arg.starts_with('-') => return Err(format!("unknown option '{arg}'")),
             _ => docs = Some(PathBuf::from(arg)),
         }
     }
-    options.docs = docs.ok_or("usage: lego-docgen [--check] [--lego-opt PATH] DOCS_DIR")?;
+    options.docs = docs.ok_or("usage: lego-docgen [--check] [--lego-opt PATH] [--lego-translate PATH] DOCS_DIR")?;
     Ok(options)
 }
 
@@ -135,13 +141,18 @@ fn run(options: &Options) -> Result<Vec<String>, String> {
             eprintln!("lego-docgen: created {} (a stub: write its prose)", path.display());
         }
     }
-    for directory in ["ops", "passes"] {
-        let Ok(entries) = std::fs::read_dir(options.docs.join(directory)) else { continue };
-        let mut pages: Vec<PathBuf> = entries.filter_map(|entry| entry.ok().map(|entry| entry.path())).collect();
+    let top_level: Vec<PathBuf> = TOP_LEVEL_PAGES.iter().map(|page| options.docs.join(page)).filter(|page| page.exists()).collect();
+    for directory in ["ops", "passes", ""] {
+        let mut pages: Vec<PathBuf> = if directory.is_empty() {
+            top_level.clone()
+        } else {
+            let Ok(entries) = std::fs::read_dir(options.docs.join(directory)) else { continue };
+            entries.filter_map(|entry| entry.ok().map(|entry| entry.path())).collect()
+        };
         pages.sort();
         for page in pages.into_iter().filter(|page| page.extension().is_some_and(|ext| ext == "md")) {
             let text = std::fs::read_to_string(&page).map_err(|error| format!("{}: {error}", page.display()))?;
-            let generated = match generate(&text, options.lego_opt.as_deref()) {
+            let generated = match generate(&text, options.lego_opt.as_deref(), options.lego_translate.as_deref()) {
                 Ok(generated) => generated,
                 Err(message) => {
                     problems.push(format!("{}: {message}", page.display()));
@@ -212,7 +223,7 @@ fn pass_stub(name: &str, description: &str) -> String {
 }
 
 /// The page with every generated section recomputed.
-fn generate(text: &str, lego_opt: Option<&Path>) -> Result<String, String> {
+fn generate(text: &str, lego_opt: Option<&Path>, lego_translate: Option<&Path>) -> Result<String, String> {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     let mut last_input: Option<String> = None;
@@ -220,7 +231,8 @@ fn generate(text: &str, lego_opt: Option<&Path>) -> Result<String, String> {
         let next_picture = rest.find(PICTURE);
         let next_output = rest.find(OUTPUT);
         let next_input = rest.find(INPUT);
-        let Some(start) = [next_picture, next_output, next_input].into_iter().flatten().min() else {
+        let next_translate = rest.find(TRANSLATE);
+        let Some(start) = [next_picture, next_output, next_input, next_translate].into_iter().flatten().min() else {
             out.push_str(rest);
             return Ok(out);
         };
@@ -242,6 +254,15 @@ fn generate(text: &str, lego_opt: Option<&Path>) -> Result<String, String> {
             let picture = picture(name).ok_or_else(|| format!("unknown picture '{name}'"))??;
             let text = picture.render()?;
             format!("\n```text\n{text}```\n")
+        } else if Some(start) == next_translate {
+            let args = marker[TRANSLATE.len()..marker.len() - 3].trim();
+            match lego_translate {
+                None => old_body.to_string(),
+                Some(lego_translate) => {
+                    let input = last_input.as_deref().ok_or("a translate marker comes before any input marker")?;
+                    run_lego_translate(lego_translate, args, input)?
+                }
+            }
         } else {
             let args = marker[OUTPUT.len()..marker.len() - 3].trim();
             match lego_opt {
@@ -303,6 +324,32 @@ fn run_lego_opt(lego_opt: &Path, args: &str, input: &str) -> Result<String, Stri
             stderr.trim_end()
         ))
     }
+}
+
+/// `lego-translate ARGS -` on `input`, as a Markdown section fenced with the language's name.
+fn run_lego_translate(lego_translate: &Path, args: &str, input: &str) -> Result<String, String> {
+    let mut child = Command::new(lego_translate)
+        .args(split_args(args))
+        .arg("-")
+        .env("RUST_LOG", "off")
+        .env("RUST_BACKTRACE", "0")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|error| format!("cannot run {}: {error}", lego_translate.display()))?;
+    child.stdin.take().expect("piped").write_all(input.as_bytes()).map_err(|error| error.to_string())?;
+    let output = child.wait_with_output().map_err(|error| error.to_string())?;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    if !output.status.success() {
+        return Ok(format!("\n`lego-translate {args}` reports an error (exit status 1):\n\n```text\n{}\n```\n", stderr.trim_end()));
+    }
+    let fence = ["cuda", "cpp", "c", "rust", "fortran", "julia", "js", "glsl", "wgsl", "python", "mlir"]
+        .into_iter()
+        .find(|language| args.split_whitespace().any(|arg| arg.trim_start_matches('-') == format!("lego-to-{language}")))
+        .unwrap_or("text");
+    Ok(format!("\nOutput of `lego-translate {args}`:\n\n```{fence}\n{stdout}```\n"))
 }
 
 /// Drops what changes from run to run: the thread id in a Rust panic message (`thread 'main' (1234) panicked`,
@@ -378,7 +425,7 @@ mod tests {
     /// lego-opt: test/docs/up-to-date.test checks those).
     #[test]
     fn op_pages_exist_and_pictures_are_up_to_date() {
-        let options = Options { check: true, lego_opt: None, docs: docs() };
+        let options = Options { check: true, lego_opt: None, lego_translate: None, docs: docs() };
         let problems = run(&options).unwrap();
         assert!(problems.is_empty(), "{problems:#?}\nrun `make docs`");
     }
@@ -398,10 +445,10 @@ mod tests {
     #[test]
     fn generated_sections_are_replaced() {
         let page = "a\n<!-- lego-docgen: picture row -->\nold\n<!-- lego-docgen: end -->\nb\n";
-        let generated = generate(page, None).unwrap();
+        let generated = generate(page, None, None).unwrap();
         assert!(generated.starts_with("a\n<!-- lego-docgen: picture row -->\n```text\nrow [4, 8]"), "{generated}");
         assert!(generated.ends_with("```\n<!-- lego-docgen: end -->\nb\n"), "{generated}");
-        assert_eq!(generate(&generated, None).unwrap(), generated, "idempotent");
+        assert_eq!(generate(&generated, None, None).unwrap(), generated, "idempotent");
     }
 
     #[test]

@@ -1,0 +1,478 @@
+//! The printers: one module per language family, each a [`Target`] (how one expression or statement is
+//! spelled), driven by the common walker here (names, statement order, parenthesization, errors).
+
+mod c;
+mod fortran;
+mod julia;
+mod python_js;
+mod rust;
+mod shader;
+
+use crate::program::{body_unary_ops, locals, BinOp, Expr, Function, LogicOp, Origin, Pred, Stmt, Ty, UnOp};
+use std::collections::BTreeSet;
+use std::collections::HashSet;
+
+/// Every output language, with its `--lego-to-…` flag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Language {
+    C,
+    Cpp,
+    Cuda,
+    Rust,
+    Fortran,
+    Julia,
+    JavaScript,
+    Glsl,
+    Wgsl,
+    Python,
+}
+
+impl Language {
+    pub const ALL: [Language; 10] = [
+        Language::Cuda,
+        Language::C,
+        Language::Cpp,
+        Language::Rust,
+        Language::Fortran,
+        Language::Julia,
+        Language::JavaScript,
+        Language::Glsl,
+        Language::Wgsl,
+        Language::Python,
+    ];
+
+    /// The translation flag without dashes (`lego-to-cuda`).
+    pub fn flag(self) -> &'static str {
+        match self {
+            Language::C => "lego-to-c",
+            Language::Cpp => "lego-to-cpp",
+            Language::Cuda => "lego-to-cuda",
+            Language::Rust => "lego-to-rust",
+            Language::Fortran => "lego-to-fortran",
+            Language::Julia => "lego-to-julia",
+            Language::JavaScript => "lego-to-js",
+            Language::Glsl => "lego-to-glsl",
+            Language::Wgsl => "lego-to-wgsl",
+            Language::Python => "lego-to-python",
+        }
+    }
+
+    /// The language's name in diagnostics and docs.
+    pub fn display_name(self) -> &'static str {
+        match self {
+            Language::C => "C",
+            Language::Cpp => "C++",
+            Language::Cuda => "CUDA C",
+            Language::Rust => "Rust",
+            Language::Fortran => "Fortran",
+            Language::Julia => "Julia",
+            Language::JavaScript => "JavaScript",
+            Language::Glsl => "GLSL",
+            Language::Wgsl => "WGSL",
+            Language::Python => "Python",
+        }
+    }
+
+    fn target(self) -> Box<dyn Target> {
+        match self {
+            Language::C => Box::new(c::CFamily::C),
+            Language::Cpp => Box::new(c::CFamily::Cpp),
+            Language::Cuda => Box::new(c::CFamily::Cuda),
+            Language::Rust => Box::new(rust::Rust),
+            Language::Fortran => Box::new(fortran::Fortran::default()),
+            Language::Julia => Box::new(julia::Julia),
+            Language::JavaScript => Box::new(python_js::JavaScript),
+            Language::Glsl => Box::new(shader::Shader::Glsl),
+            Language::Wgsl => Box::new(shader::Shader::Wgsl),
+            Language::Python => Box::new(python_js::Python),
+        }
+    }
+}
+
+/// A failure while printing: where (an origin of the extracted program) and why. The message names the op and
+/// the language.
+#[derive(Debug)]
+pub struct PrintError {
+    pub origin: Origin,
+    pub message: String,
+}
+
+/// The operator at the top of a printed expression, where it is one whose precedence every language shares:
+/// `*` binds tighter than `+`/`-`, and both associate to the left.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Class {
+    Other,
+    /// `a + b` or `a - b`.
+    Sum,
+    /// `a * b` (not `/` or `%`: `a * b / c` ≠ `a * (b / c)`).
+    Product,
+}
+
+/// An expression already printed, with whether it can stand as an operand without parentheses.
+pub struct Rendered {
+    pub text: String,
+    pub atomic: bool,
+    pub class: Class,
+}
+
+impl Rendered {
+    pub fn atom(text: impl Into<String>) -> Self {
+        Rendered { text: text.into(), atomic: true, class: Class::Other }
+    }
+    pub fn compound(text: impl Into<String>) -> Self {
+        Rendered { text: text.into(), atomic: false, class: Class::Other }
+    }
+    pub fn sum(text: impl Into<String>) -> Self {
+        Rendered { text: text.into(), atomic: false, class: Class::Sum }
+    }
+    pub fn product(text: impl Into<String>) -> Self {
+        Rendered { text: text.into(), atomic: false, class: Class::Product }
+    }
+    /// As an operand: parenthesized unless atomic.
+    pub fn operand(&self) -> String {
+        if self.atomic {
+            self.text.clone()
+        } else {
+            format!("({})", self.text)
+        }
+    }
+}
+
+/// An operand handed to a [`Target`]: its printed form and the expression (targets look at constants).
+pub struct Operand<'a> {
+    pub rendered: Rendered,
+    pub expr: &'a Expr,
+}
+
+impl Operand<'_> {
+    pub fn text(&self) -> String {
+        self.rendered.operand()
+    }
+    /// Left operand of `+`/`-`: a sum or product needs no parentheses.
+    pub fn sum_left(&self) -> String {
+        if matches!(self.rendered.class, Class::Sum | Class::Product) { self.rendered.text.clone() } else { self.text() }
+    }
+    /// Right operand of `+`/`-`: a product needs no parentheses.
+    pub fn sum_right(&self) -> String {
+        if self.rendered.class == Class::Product { self.rendered.text.clone() } else { self.text() }
+    }
+    /// Left operand of `*`: a product needs no parentheses.
+    pub fn product_left(&self) -> String {
+        if self.rendered.class == Class::Product { self.rendered.text.clone() } else { self.text() }
+    }
+    pub fn constant(&self) -> Option<u64> {
+        match self.expr {
+            Expr::Const(value, _) => Some(*value),
+            _ => None,
+        }
+    }
+}
+
+/// How one language spells things. Errors are messages; the walker adds the location.
+pub trait Target {
+    fn language(&self) -> Language;
+    /// Words that cannot be identifiers (compared case-insensitively where the language is).
+    fn keywords(&self) -> &'static [&'static str];
+    fn case_insensitive(&self) -> bool {
+        false
+    }
+    /// Extra identifier rules beyond `[A-Za-z_][A-Za-z0-9_]*` and keywords.
+    fn valid_identifier(&self, _name: &str) -> bool {
+        true
+    }
+    fn constant(&self, value: u64, context: ConstantUse) -> Result<Rendered, String>;
+    fn boolean(&self, value: bool) -> Rendered;
+    fn binary(&self, op: BinOp, a: &Operand, b: &Operand) -> Result<Rendered, String>;
+    fn compare(&self, pred: Pred, a: &Operand, b: &Operand) -> Result<Rendered, String>;
+    fn logic(&self, op: LogicOp, a: &Operand, b: &Operand) -> Rendered;
+    /// A 64-bit bit count (`math.ctlz`/`cttz`/`ctpop`; 64 for a zero operand where it counts zeros).
+    fn unary(&self, op: UnOp, a: &Operand) -> Result<Rendered, String>;
+    /// Helper definitions printed after [`Target::file_open`] for the bit counts the file uses.
+    fn prelude(&self, _used: &BTreeSet<UnOp>) -> String {
+        String::new()
+    }
+    fn select(&self, cond: &Operand, a: &Operand, b: &Operand) -> Rendered;
+
+    /// The text before the first function (comment, includes, module header).
+    fn file_open(&self, source: &str, functions: &[Signature]) -> String;
+    fn file_close(&self, source: &str, functions: &[Signature]) -> String;
+    /// Lines opening a function, declarations included (`locals`: name, type).
+    fn function_open(&self, signature: &Signature, locals: &[(String, Ty)]) -> Vec<String>;
+    fn function_close(&self, signature: &Signature) -> Vec<String>;
+    fn let_statement(&self, name: &str, ty: Ty, value: &str) -> String;
+    /// Declaration of a variable assigned in both branches of an `if` (None: none needed).
+    fn declare(&self, name: &str, ty: Ty) -> Option<String>;
+    fn assign(&self, name: &str, value: &str) -> String;
+    fn if_open(&self, cond: &str) -> String;
+    fn else_line(&self) -> String;
+    fn if_close(&self) -> Option<String>;
+    fn return_lines(&self, signature: &Signature, values: &[String]) -> Vec<String>;
+    /// One indentation step.
+    fn indent(&self) -> &'static str {
+        "  "
+    }
+}
+
+/// Where a constant appears, for the targets whose literal depends on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConstantUse {
+    /// An operand beside a non-constant one (its type comes from the other side).
+    Plain,
+    /// Needs its own type: both operands constant, the left side of a shift, the receiver of a method, a result.
+    Typed,
+    /// A shift amount.
+    ShiftAmount,
+}
+
+/// A function's printed names.
+pub struct Signature {
+    pub name: String,
+    pub params: Vec<String>,
+    pub results: Vec<String>,
+}
+
+/// Prints `functions` (from `source`, the input's name) in `language`.
+pub fn print(language: Language, source: &str, functions: &[Function]) -> Result<String, PrintError> {
+    let target = language.target();
+    let target = target.as_ref();
+    let mut signatures = Vec::with_capacity(functions.len());
+    let mut function_names = HashSet::new();
+    for function in functions {
+        let key = key(target, &function.name);
+        if !is_identifier(target, &function.name) || !function_names.insert(key) {
+            return Err(PrintError {
+                origin: function.origin,
+                message: format!(
+                    "function name @{} is not a valid {} identifier{}",
+                    function.name,
+                    language.display_name(),
+                    if is_identifier(target, &function.name) { " (it is used twice)" } else { "" }
+                ),
+            });
+        }
+    }
+    for function in functions {
+        signatures.push(signature(target, function, &function_names));
+    }
+    let mut out = target.file_open(source, &signatures);
+    let mut used = BTreeSet::new();
+    for function in functions {
+        body_unary_ops(&function.body, &mut used);
+    }
+    out.push_str(&target.prelude(&used));
+    for (function, signature) in functions.iter().zip(&signatures) {
+        let mut printer = Printer { target, signature, lines: Vec::new(), depth: 1 };
+        let mut vars = Vec::new();
+        locals(&function.body, &mut vars);
+        let local_names: Vec<(String, Ty)> = vars.iter().map(|(var, ty)| (var_name(*var), *ty)).collect();
+        let mut lines = target.function_open(signature, &local_names);
+        printer.statements(&function.body)?;
+        lines.append(&mut printer.lines);
+        lines.extend(target.function_close(signature));
+        for line in lines {
+            out.push_str(&line);
+            out.push('\n');
+        }
+        out.push('\n');
+    }
+    out.push_str(&target.file_close(source, &signatures));
+    while out.ends_with("\n\n") {
+        out.pop();
+    }
+    Ok(out)
+}
+
+fn var_name(var: usize) -> String {
+    format!("v{var}")
+}
+
+fn key(target: &dyn Target, name: &str) -> String {
+    if target.case_insensitive() {
+        name.to_ascii_lowercase()
+    } else {
+        name.to_string()
+    }
+}
+
+fn is_identifier(target: &dyn Target, name: &str) -> bool {
+    let mut chars = name.chars();
+    let well_formed = chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let lowered = key(target, name);
+    well_formed && !target.keywords().iter().any(|keyword| key(target, keyword) == lowered) && target.valid_identifier(name)
+}
+
+/// Parameter and result names: the user's names where they are valid and free, generated ones otherwise.
+/// Generated names (`v…` locals, `r…` results, `arg…`) are reserved first, so user names never shadow them.
+fn signature(target: &dyn Target, function: &Function, functions: &HashSet<String>) -> Signature {
+    let generated = |name: &str| {
+        let lowered = name.to_ascii_lowercase();
+        ["v", "r", "arg"].iter().any(|prefix| {
+            lowered.strip_prefix(prefix).is_some_and(|rest| rest.is_empty() || rest.chars().all(|c| c.is_ascii_digit()))
+        })
+    };
+    // Names of this function's parameters; function names are checked in `functions` (not copied: per function
+    // that would make the whole file quadratic).
+    let mut taken: HashSet<String> = HashSet::new();
+    let mut params = Vec::with_capacity(function.params.len());
+    for (index, name) in function.params.iter().enumerate() {
+        let name_key = key(target, name);
+        let usable = is_identifier(target, name) && !generated(name) && !taken.contains(&name_key) && !functions.contains(&name_key);
+        let name = if usable { name.clone() } else { format!("arg{index}") };
+        taken.insert(key(target, &name));
+        params.push(name);
+    }
+    let results = if function.results == 1 { vec!["r".to_string()] } else { (0..function.results).map(|k| format!("r{k}")).collect() };
+    Signature { name: function.name.clone(), params, results }
+}
+
+struct Printer<'t> {
+    target: &'t dyn Target,
+    signature: &'t Signature,
+    lines: Vec<String>,
+    depth: usize,
+}
+
+impl Printer<'_> {
+    fn line(&mut self, text: String) {
+        for line in text.lines() {
+            self.lines.push(format!("{}{line}", self.target.indent().repeat(self.depth)));
+        }
+    }
+
+    fn statements(&mut self, body: &[Stmt]) -> Result<(), PrintError> {
+        for stmt in body {
+            match stmt {
+                Stmt::Let { var, ty, value } => {
+                    let value = self.expr(value, ConstantUse::Typed)?.text;
+                    let line = self.target.let_statement(&var_name(*var), *ty, &value);
+                    self.line(line);
+                }
+                Stmt::If { vars, cond, then_body, then_values, else_body, else_values } => {
+                    for (var, ty) in vars {
+                        if let Some(line) = self.target.declare(&var_name(*var), *ty) {
+                            self.line(line);
+                        }
+                    }
+                    let cond = self.expr(cond, ConstantUse::Typed)?.text;
+                    let open = self.target.if_open(&cond);
+                    self.line(open);
+                    self.branch(vars, then_body, then_values)?;
+                    let else_line = self.target.else_line();
+                    self.line(else_line);
+                    self.branch(vars, else_body, else_values)?;
+                    if let Some(close) = self.target.if_close() {
+                        self.line(close);
+                    }
+                }
+                Stmt::Return(values) => {
+                    let values = values
+                        .iter()
+                        .map(|value| self.expr(value, ConstantUse::Typed).map(|r| r.text))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    let lines = self.target.return_lines(self.signature, &values);
+                    for line in lines {
+                        self.line(line);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn branch(&mut self, vars: &[(usize, Ty)], body: &[Stmt], values: &[Expr]) -> Result<(), PrintError> {
+        self.depth += 1;
+        self.statements(body)?;
+        for ((var, _), value) in vars.iter().zip(values) {
+            let value = self.expr(value, ConstantUse::Typed)?.text;
+            let line = self.target.assign(&var_name(*var), &value);
+            self.line(line);
+        }
+        self.depth -= 1;
+        Ok(())
+    }
+
+    fn operand<'e>(&self, expr: &'e Expr, context: ConstantUse) -> Result<Operand<'e>, PrintError> {
+        Ok(Operand { rendered: self.expr(expr, context)?, expr })
+    }
+
+    fn expr(&self, expr: &Expr, context: ConstantUse) -> Result<Rendered, PrintError> {
+        let target = self.target;
+        let at = |origin: Origin| move |message: String| PrintError { origin, message };
+        match expr {
+            Expr::Param(index) => Ok(Rendered::atom(self.signature.params[*index].clone())),
+            Expr::Var(var) => Ok(Rendered::atom(var_name(*var))),
+            Expr::Bool(value) => Ok(target.boolean(*value)),
+            Expr::Const(value, origin) => target.constant(*value, context).map_err(|message| PrintError {
+                origin: *origin,
+                message: format!("'arith.constant' {}: {message}", *value as i64),
+            }),
+            Expr::Bin(op, a, b, origin) => {
+                let both_constant = matches!(**a, Expr::Const(..)) && matches!(**b, Expr::Const(..));
+                let shift = matches!(op, BinOp::Shl | BinOp::ShrU | BinOp::ShrS);
+                let left_context = if both_constant || shift { ConstantUse::Typed } else { ConstantUse::Plain };
+                let right_context = if shift {
+                    ConstantUse::ShiftAmount
+                } else if both_constant {
+                    ConstantUse::Typed
+                } else {
+                    ConstantUse::Plain
+                };
+                // A shift amount the language cannot take is the shift's fault, not the constant's.
+                if let (true, Expr::Const(amount, _)) = (shift, &**b) {
+                    target.constant(*amount, ConstantUse::ShiftAmount).map_err(|message| at(*origin)(format!("'{}' {message}", op.mlir_name())))?;
+                }
+                let a = self.operand(a, left_context)?;
+                let b = self.operand(b, right_context)?;
+                target.binary(*op, &a, &b).map_err(|message| at(*origin)(format!("'{}' {message}", op.mlir_name())))
+            }
+            Expr::Unary(op, a, origin) => {
+                let a = self.operand(a, ConstantUse::Typed)?;
+                target.unary(*op, &a).map_err(|message| at(*origin)(format!("'{}' {message}", op.mlir_name())))
+            }
+            Expr::Cmp(pred, a, b, origin) => {
+                let both_constant = matches!(**a, Expr::Const(..)) && matches!(**b, Expr::Const(..));
+                let context = if both_constant { ConstantUse::Typed } else { ConstantUse::Plain };
+                let a = self.operand(a, context)?;
+                let b = self.operand(b, context)?;
+                target.compare(*pred, &a, &b).map_err(|message| at(*origin)(format!("'arith.cmpi' {message}")))
+            }
+            Expr::Logic(op, a, b) => {
+                let a = self.operand(a, ConstantUse::Plain)?;
+                let b = self.operand(b, ConstantUse::Plain)?;
+                Ok(target.logic(*op, &a, &b))
+            }
+            Expr::Select(c, a, b) => {
+                let c = self.operand(c, ConstantUse::Plain)?;
+                let a = self.operand(a, ConstantUse::Typed)?;
+                let b = self.operand(b, ConstantUse::Typed)?;
+                Ok(target.select(&c, &a, &b))
+            }
+        }
+    }
+}
+
+/// The error for an op a language has no exact spelling for.
+pub fn no_equivalent(language: Language, why: &str) -> String {
+    format!("cannot be expressed in {}: {why}", language.display_name())
+}
+
+/// `a + b`, `a - b`, `a * b` with no more parentheses than precedence needs (all languages agree on these).
+pub fn arithmetic(op: BinOp, a: &Operand, b: &Operand) -> Option<Rendered> {
+    match op {
+        BinOp::Add => Some(Rendered::sum(format!("{} + {}", a.sum_left(), b.sum_right()))),
+        BinOp::Sub => Some(Rendered::sum(format!("{} - {}", a.sum_left(), b.sum_right()))),
+        BinOp::Mul => Some(Rendered::product(format!("{} * {}", a.product_left(), b.text()))),
+        _ => None,
+    }
+}
+
+/// `x` is `2^k - 1` for some k ≥ 1.
+pub fn low_mask(x: u64) -> Option<u32> {
+    (x != 0 && x.wrapping_add(1) & x == 0).then(|| x.count_ones())
+}
+
+/// Header comment line shared by every language.
+pub fn banner(source: &str, language: Language) -> String {
+    format!("{} index functions generated by lego-translate from {source}; do not edit.", language.display_name())
+}

@@ -1,0 +1,261 @@
+//! `lego-translate`: mlir-translate for lego layouts. Parses a module (custom lego syntax), runs `lego-lower`
+//! (unless `--no-lower`), and prints every `func.func` over `index` as source code of one language
+//! (`--lego-to-cuda`, `--lego-to-c`, …). Failures are located diagnostics (`file:line:col: error: …`) naming the
+//! op and the language, and exit status 1.
+
+#[path = "../../lego-opt/src/diagnostics.rs"]
+mod diagnostics;
+#[path = "../../lego-opt/src/expected_diagnostics.rs"]
+mod expected_diagnostics;
+#[path = "../../lego-opt/src/split_input.rs"]
+mod split_input;
+
+mod extract;
+mod lang;
+mod program;
+
+use clap::Parser;
+use diagnostics::{DiagnosticSink, Reported};
+use lang::Language;
+use lego_dialect::source;
+use lego_passes::{pipeline_text::{self, PassElement, PipelineElement}, registry, Registry};
+use melior::{ir::operation::OperationLike, ir::Location, pass::PassManager, Context};
+use std::{io::Read, io::Write, process::ExitCode};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "lego-translate",
+    version,
+    about = "Translates lego layouts (func.func over index) to index functions in CUDA C, C, C++, Rust, Fortran, Julia, \
+             JavaScript, GLSL, WGSL or Python (mlir-translate conventions)"
+)]
+struct Cli {
+    /// Input file (`-` or nothing: standard input).
+    #[arg(default_value = "-")]
+    input: String,
+    /// Output file (default: standard output).
+    #[arg(short = 'o', value_name = "FILE")]
+    output: Option<String>,
+    /// Split the input on `// -----` lines and translate each chunk alone.
+    #[arg(long = "split-input-file")]
+    split_input_file: bool,
+    /// Check `// expected-error {{...}}` comments against the diagnostics produced.
+    #[arg(long = "verify-diagnostics")]
+    verify_diagnostics: bool,
+    /// Translate the input as it is (it must already be lowered: arith, scf.if, affine index ops).
+    #[arg(long = "no-lower")]
+    no_lower: bool,
+    /// The pipeline run before translation instead of lego-lower, e.g.
+    /// `builtin.module(lego-to-arith, canonicalize)`.
+    #[arg(long = "pass-pipeline", value_name = "PIPELINE", conflicts_with = "no_lower")]
+    pass_pipeline: Option<String>,
+    #[arg(long = "lego-to-mlir", help = "the lowered module itself: what the printers read", group = "language")]
+    mlir: bool,
+    #[arg(long = "lego-to-cuda", help = "CUDA C: __host__ __device__ inline functions", group = "language")]
+    cuda: bool,
+    #[arg(long = "lego-to-c", help = "C99 static inline functions", group = "language")]
+    c: bool,
+    #[arg(long = "lego-to-cpp", help = "C++17 inline functions", group = "language")]
+    cpp: bool,
+    #[arg(long = "lego-to-rust", help = "Rust functions", group = "language")]
+    rust: bool,
+    #[arg(long = "lego-to-fortran", help = "a Fortran module of pure functions", group = "language")]
+    fortran: bool,
+    #[arg(long = "lego-to-julia", help = "Julia functions", group = "language")]
+    julia: bool,
+    #[arg(long = "lego-to-js", help = "JavaScript functions (Number)", group = "language")]
+    js: bool,
+    #[arg(long = "lego-to-glsl", help = "GLSL functions (uint)", group = "language")]
+    glsl: bool,
+    #[arg(long = "lego-to-wgsl", help = "WGSL functions (u32)", group = "language")]
+    wgsl: bool,
+    #[arg(long = "lego-to-python", help = "Python functions (int)", group = "language")]
+    python: bool,
+}
+
+impl Cli {
+    fn language(&self) -> Option<Language> {
+        let chosen = [
+            (self.cuda, Language::Cuda),
+            (self.c, Language::C),
+            (self.cpp, Language::Cpp),
+            (self.rust, Language::Rust),
+            (self.fortran, Language::Fortran),
+            (self.julia, Language::Julia),
+            (self.js, Language::JavaScript),
+            (self.glsl, Language::Glsl),
+            (self.wgsl, Language::Wgsl),
+            (self.python, Language::Python),
+        ];
+        chosen.into_iter().find(|(on, _)| *on).map(|(_, language)| language)
+    }
+}
+
+fn main() -> ExitCode {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("off"));
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+    // mlir-translate accepts `-flag` as well as `--flag`.
+    let arguments = std::env::args().enumerate().map(|(index, argument)| {
+        let single_dash_long = index > 0 && argument.starts_with('-') && !argument.starts_with("--") && argument.len() > 2;
+        if single_dash_long && !argument.starts_with("-o") { format!("-{argument}") } else { argument }
+    });
+    let cli = match Cli::try_parse_from(arguments) {
+        Ok(cli) => cli,
+        Err(error) => {
+            use clap::error::ErrorKind;
+            if matches!(error.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                let _ = error.print();
+                return ExitCode::SUCCESS;
+            }
+            let rendered = error.render().to_string();
+            let line = rendered.lines().next().unwrap_or("invalid command line");
+            eprintln!("lego-translate: {line}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let language = cli.language();
+    if language.is_none() && !cli.mlir {
+        eprintln!("lego-translate: error: no translation chosen: pass one of {}, --lego-to-mlir", flags());
+        return ExitCode::FAILURE;
+    }
+    match run(&cli, language) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(message) => {
+            eprintln!("lego-translate: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn flags() -> String {
+    Language::ALL.iter().map(|language| format!("--{}", language.flag())).collect::<Vec<_>>().join(", ")
+}
+
+fn read_input(path: &str) -> Result<String, String> {
+    let mut text = String::new();
+    if path == "-" {
+        std::io::stdin().read_to_string(&mut text).map_err(|error| format!("error: could not read stdin: {error}"))?;
+        Ok(text)
+    } else {
+        std::fs::read_to_string(path).map_err(|error| format!("error: could not open input file '{path}': {error}"))
+    }
+}
+
+fn run(cli: &Cli, language: Option<Language>) -> Result<bool, String> {
+    let text = read_input(&cli.input)?;
+    let file_name = if cli.input == "-" { "<stdin>".to_string() } else { cli.input.clone() };
+    let context = lego_dialect::create_context().map_err(|error| format!("error: {error}"))?;
+    context.enable_multi_threading(false);
+    let sink = DiagnosticSink::attach(&context);
+    let registry = Registry::default();
+    let pipeline = if cli.no_lower {
+        Vec::new()
+    } else if let Some(text) = &cli.pass_pipeline {
+        let pipeline = pipeline_text::parse_pipeline(text)
+            .map_err(|error| format!("error: invalid --pass-pipeline: {error}\n{}", error.caret_snippet(text)))?;
+        if pipeline.anchor != "builtin.module" && pipeline.anchor != "any" {
+            return Err(format!("error: can't run '{}' pass manager on 'builtin.module' op", pipeline.anchor));
+        }
+        pipeline.elements
+    } else {
+        vec![PipelineElement::Pass(PassElement { name: "lego-lower".to_string(), options: None, offset: 0 })]
+    };
+    // A bad pipeline is an error of its own, before any input is translated.
+    registry::expand_pipelines(&registry, &pipeline).map_err(|error| format!("error: {error}"))?;
+    if !pipeline.is_empty() {
+        let manager = PassManager::new(&context);
+        registry::build_pass_manager(&registry, manager.as_operation_pass_manager(), &pipeline, false)
+            .map_err(|error| format!("error: {error}"))?;
+    }
+
+    let chunks = if cli.split_input_file {
+        split_input::split_chunks(&text)
+    } else {
+        vec![split_input::Chunk { text: text.clone(), first_line: 1 }]
+    };
+    let mut outputs = Vec::with_capacity(chunks.len());
+    let mut all_ok = true;
+    for chunk in &chunks {
+        let padded = chunk.padded_text();
+        let translated = translate_chunk(&context, &registry, &pipeline, language, &file_name, &padded);
+        let reported = sink.take();
+        if cli.verify_diagnostics {
+            let failures = verify_chunk_diagnostics(&file_name, chunk, &reported);
+            for failure in &failures {
+                eprintln!("{failure}");
+            }
+            all_ok &= failures.is_empty();
+        } else {
+            diagnostics::print(&reported, &text);
+            all_ok &= translated.is_some();
+        }
+        outputs.extend(translated);
+    }
+    if all_ok || cli.split_input_file || cli.verify_diagnostics {
+        write_output(cli.output.as_deref(), &outputs.join(split_input::OUTPUT_SEPARATOR))?;
+    }
+    Ok(all_ok)
+}
+
+fn verify_chunk_diagnostics(file_name: &str, chunk: &split_input::Chunk, reported: &[Reported]) -> Vec<String> {
+    let mut expectations = match expected_diagnostics::parse_expectations(&chunk.text, chunk.first_line) {
+        Ok(expectations) => expectations,
+        Err(errors) => return errors.into_iter().map(|error| format!("{file_name}: error: {error}")).collect(),
+    };
+    let reported: Vec<_> = reported.iter().map(Reported::to_expected_form).collect();
+    expected_diagnostics::check(&mut expectations, &reported, file_name)
+}
+
+/// Parses, lowers and prints one chunk. `None` when it failed (the diagnostics say why).
+fn translate_chunk(
+    context: &Context,
+    registry: &Registry,
+    pipeline: &[PipelineElement],
+    language: Option<Language>,
+    file_name: &str,
+    text: &str,
+) -> Option<String> {
+    let mut module = source::parse(context, file_name, text).ok()?;
+    if !pipeline.is_empty() {
+        let manager = PassManager::new(context);
+        if let Err(error) = registry::build_pass_manager(registry, manager.as_operation_pass_manager(), pipeline, false) {
+            lego_dialect::verify::emit_error(module.as_operation().location(), &error.to_string());
+            return None;
+        }
+        manager.run(&mut module).ok()?;
+    }
+    let Some(language) = language else {
+        return Some(source::print(&module.as_operation(), source::PrintOptions::default()));
+    };
+    let extracted = match extract::extract_module(module.as_operation().to_raw(), file_name, text) {
+        Ok(extracted) => extracted,
+        Err(error) => {
+            let location = unsafe { Location::from_raw(error.location) };
+            lego_dialect::verify::emit_error(location, &format!("{} (translating to {})", error.message, language.display_name()));
+            return None;
+        }
+    };
+    match lang::print(language, file_name, &extracted.functions) {
+        Ok(output) => Some(output),
+        Err(error) => {
+            let location = unsafe { Location::from_raw(extracted.origins[error.origin]) };
+            lego_dialect::verify::emit_error(location, &error.message);
+            None
+        }
+    }
+}
+
+fn write_output(path: Option<&str>, output: &str) -> Result<(), String> {
+    let mut text = output.to_string();
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    match path {
+        None | Some("-") => {
+            let mut stdout = std::io::stdout().lock();
+            stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush()).map_err(|error| format!("error: {error}"))
+        }
+        Some(path) => std::fs::write(path, text).map_err(|error| format!("error: could not write output file '{path}': {error}")),
+    }
+}
