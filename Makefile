@@ -14,6 +14,7 @@ CARGO        ?= cargo
 export PATH  := $(LLVM_PREFIX)/bin:$(PATH)
 
 .PHONY: all setup build demo test cargo-test lit examples docs bench gpu-ptx clean release-lego-opt fuzz fuzz-smoke
+.PHONY: compile-time
 
 all: build
 
@@ -71,6 +72,14 @@ examples: build
 # Regenerates the pictures and before/after IR in docs/ (test/docs/up-to-date.test fails until this is run).
 docs: build
 	./target/debug/lego-docgen --lego-opt ./target/debug/lego-opt --lego-translate ./target/debug/lego-translate docs
+
+# Compile time vs module size (issue 14): docs/compile-time.md and .png; gnuplot draws the plot (installed here,
+# not by `make setup`: the tests do not need it). Takes minutes; SIZES=1000,2000 for a quick look.
+SIZES ?= 1000,2000,5000,10000,20000
+compile-time:
+	@command -v gnuplot >/dev/null || $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends gnuplot-nox
+	$(CARGO) build --release --locked -p lego-opt
+	python3 bench/compile-time/run.py --sizes $(SIZES)
 
 # PTX of the GPU examples for bench/gpu/run.py, which runs on a GPU machine (bench/gpu/README.md).
 gpu-ptx: build

@@ -366,3 +366,52 @@ fn morton_shaped_lego_lower_matches_the_reference_algebra() {
     eprintln!("Morton-shaped, lego-lower: {checked} cases agree in {:.1?}", started.elapsed());
     assert!(checked >= requested_cases());
 }
+
+/// Issue 14: `lego-lower` on one large module (default 2 000 functions: an apply and, where the layout is
+/// invertible, an apply_inverse for each of ~1 000 random layouts) computes what the reference algebra does.
+/// A correctness test over a module of realistic size (whole-module passes, shared caches, solver budgets
+/// spent early), not timed. `LEGO_BIG_FUNCTIONS` changes the size.
+#[test]
+fn lego_lower_on_a_large_module_matches_the_reference_algebra() {
+    let wanted: usize = std::env::var("LEGO_BIG_FUNCTIONS").ok().and_then(|text| text.parse().ok()).unwrap_or(2_000);
+    let context = lego_dialect::create_context().expect("the lego dialect registers");
+    melior::utility::register_all_llvm_translations(&context);
+    let registry = Registry::default();
+    let mut rng = SplitMix64::new(seed() ^ 0x14);
+    let config = RandomConfig { symbolic_percent: symbolic_percent(), ..RandomConfig::default() };
+    let mut cases = Vec::new();
+    let mut text = String::from("module {\n");
+    let mut functions = 0;
+    while functions < wanted {
+        let layout = random_layout(&mut rng, &config);
+        let position = cases.len();
+        let module = emit_module(&layout, &format!("big{position}")).unwrap_or_else(|error| panic!("cannot emit {layout}: {error}"));
+        let body = module.trim_end().strip_prefix("module {\n").and_then(|t| t.strip_suffix('}')).unwrap_or(&module);
+        text.push_str(body);
+        functions += if layout.is_invertible() { 2 } else { 1 };
+        cases.push(Case { symbolic: layout.symbolic_sizes(), layout });
+    }
+    text.push_str("}\n");
+    let engine = compile(&context, &registry, &text, "lego-lower").unwrap_or_else(|error| panic!("{error}"));
+    let mut checked = 0;
+    for (position, case) in cases.iter().enumerate() {
+        let layout = &case.layout;
+        for _ in 0..4 {
+            let index = random_index(layout, &mut rng);
+            let expected = layout.apply(&index).expect("random indices are in range");
+            let expected = if expected == NO_ELEMENT { u64::MAX } else { expected };
+            let got = call_apply(&engine, &format!("apply_big{position}"), &index, &case.symbolic);
+            assert_eq!(got, expected, "apply{index:?} of {layout} (symbolic sizes {:?}), function {position} of {functions}", case.symbolic);
+            checked += 1;
+            if layout.is_invertible() {
+                let flat = random_flat(layout, &mut rng);
+                let expected = layout.apply_inverse(flat).expect("random flats are in range");
+                let got = call_inverse(&engine, &format!("apply_inverse_big{position}"), flat, &case.symbolic, layout.rank());
+                assert_eq!(got, expected, "apply_inverse({flat}) of {layout}, function {position} of {functions}");
+                checked += 1;
+            }
+        }
+    }
+    eprintln!("lego-lower on {functions} functions ({} layouts): {checked} values agree with lego-algebra", cases.len());
+    assert!(functions >= wanted && checked >= 4 * cases.len());
+}

@@ -19,12 +19,14 @@
 //! assert!(matches!(prove(&Query { goal: &goal, facts: &facts, observe: &[], timeout_ms: 10_000 }), Outcome::Proved));
 //! ```
 
+mod budget;
 mod eval;
 mod solver;
 mod term;
 
 pub use eval::{exhaustive, topo_order, variables, Domain, Evaluation, Program, Value};
-pub use solver::{join_background, prove, Query};
+pub use budget::Budget;
+pub use solver::{join_background, prove, prove_limited, Query};
 pub use term::{
     to_signed, BinOp, CastOp, FBinOp, FPred, FUnOp, Flags, FloatKind, Node, Pred, Sort, Term, INDEX_WIDTH,
 };

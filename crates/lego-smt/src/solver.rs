@@ -47,8 +47,22 @@ fn unknown(kind: UnknownKind, detail: String) -> Outcome {
     Outcome::Unknown(Unknown { kind, detail })
 }
 
-/// Proves `query` or finds a counterexample.
+/// Proves `query` or finds a counterexample. `timeout_ms` bounds the whole call (every check of both
+/// encodings), not each check.
 pub fn prove(query: &Query) -> Outcome {
+    prove_limited(query, 0)
+}
+
+/// [`prove`] where Z3's deterministic resource limit `rlimit` (its own count of work, the same on any
+/// machine under any load; 0: none) decides when a check gives up, each check getting `rlimit`. The wall-clock
+/// `timeout_ms` stays as a safety net: when it, and not the resource limit, ends a check, the answer is an
+/// unknown of kind [`UnknownKind::Timeout`] — callers that need reproducible results report it.
+pub fn prove_limited(query: &Query, rlimit: u64) -> Outcome {
+    let limits = Limits {
+        deadline: (query.timeout_ms > 0)
+            .then(|| std::time::Instant::now() + std::time::Duration::from_millis(query.timeout_ms)),
+        rlimit,
+    };
     if let Err(why) = query.goal.validate() {
         return unknown(UnknownKind::Unsupported, format!("ill-formed goal: {why}"));
     }
@@ -67,8 +81,33 @@ pub fn prove(query: &Query) -> Outcome {
         .collect();
     if !is_nonlinear(query.goal) {
         let start = std::time::Instant::now();
-        let outcome = prove_bv(query, &facts, &AtomicBool::new(false));
+        let outcome = prove_bv(query, &facts, &AtomicBool::new(false), limits);
         trace(|| format!("bit-vector encoding: {} in {:?}", short(&outcome), start.elapsed()));
+        return outcome;
+    }
+    // Nonlinear under a resource limit: one encoding after the other, integers first (usually the only one
+    // that finishes with symbolic divisors). Deterministic — no race — and no interrupted loser left running:
+    // Z3 notices neither an interrupt nor its resource limit while bit-blasting, so a cancelled bit-vector
+    // check could go on for seconds and gigabytes after the answer.
+    if limits.rlimit > 0 {
+        let start = std::time::Instant::now();
+        let never = AtomicBool::new(false);
+        if let Some(outcome) = prove_int(query, &facts, &never, limits) {
+            trace(|| format!("integer encoding (sequential): {} in {:?}", short(&outcome), start.elapsed()));
+            return outcome;
+        }
+        // Memory-conscious: each symbolic 64-bit product or division is a circuit of thousands of gates that
+        // Z3 builds before its resource limit is ever checked (seconds and a gigabyte for a handful of them).
+        let circuits = nonlinear_operations(query.goal)
+            + facts.iter().map(nonlinear_operations).sum::<usize>();
+        if circuits > max_bit_blasted_circuits(limits.rlimit) {
+            return unknown(
+                UnknownKind::Solver,
+                format!("{circuits} symbolic multiplications/divisions: too large to bit-blast within the resource limit"),
+            );
+        }
+        let outcome = prove_bv(query, &facts, &never, limits);
+        trace(|| format!("bit-vector encoding (sequential): {} in {:?}", short(&outcome), start.elapsed()));
         return outcome;
     }
     // Nonlinear: run both encodings at once and take the first conclusive answer (the integer one is
@@ -85,7 +124,7 @@ pub fn prove(query: &Query) -> Outcome {
             let query = Query { goal: &goal, facts: &all_facts, observe: &observe, timeout_ms };
             let start = std::time::Instant::now();
             let outcome =
-                if bit_vectors { Some(prove_bv(&query, &encodable, &stop)) } else { prove_int(&query, &encodable, &stop) };
+                if bit_vectors { Some(prove_bv(&query, &encodable, &stop, limits)) } else { prove_int(&query, &encodable, &stop, limits) };
             let which = if bit_vectors { "bit-vector" } else { "integer" };
             trace(|| format!("{which} encoding: {:?} in {:?}", outcome.as_ref().map(short), start.elapsed()));
             let _ = send.send((bit_vectors, outcome));
@@ -93,7 +132,7 @@ pub fn prove(query: &Query) -> Outcome {
         match spawned {
             Ok(handle) => remember(handle),
             // No thread: decide here, bit-vectors only.
-            Err(_) => return prove_bv(query, &facts, &cancel),
+            Err(_) => return prove_bv(query, &facts, &cancel, limits),
         }
     }
     drop(send);
@@ -109,6 +148,13 @@ pub fn prove(query: &Query) -> Outcome {
         }
     }
     bv_answer.unwrap_or_else(|| unknown(UnknownKind::Solver, "no encoding reached an answer".into()))
+}
+
+/// Under a resource limit, the most symbolic multiplications/divisions a bit-vector query may hold: 4 for the
+/// simplifier's side conditions (rlimit 300 000), proportionally more for larger limits (translation
+/// validation).
+fn max_bit_blasted_circuits(rlimit: u64) -> usize {
+    ((rlimit / 75_000) as usize).max(4)
 }
 
 /// Solver threads still running after [`prove`] returned (the interrupted loser of a portfolio).
@@ -153,7 +199,13 @@ fn short(outcome: &Outcome) -> String {
 
 /// A multiplication of two non-constants, or a division/remainder/shift by a non-constant.
 fn is_nonlinear(goal: &Term) -> bool {
-    topo_order(std::slice::from_ref(goal)).iter().any(|term| match term.node() {
+    nonlinear_operations(goal) > 0
+}
+
+/// Multiplications, divisions, remainders and shifts with no constant operand (on the right for all but
+/// multiplication): what bit-blasting turns into 64-bit multiplier / divider circuits.
+fn nonlinear_operations(goal: &Term) -> usize {
+    topo_order(std::slice::from_ref(goal)).iter().filter(|term| match term.node() {
         Node::Bin { op: BinOp::Mul, lhs, rhs, .. } => lhs.as_const().is_none() && rhs.as_const().is_none(),
         Node::Bin {
             op: BinOp::DivU | BinOp::RemU | BinOp::DivS | BinOp::RemS | BinOp::Shl | BinOp::ShrU | BinOp::ShrS,
@@ -161,7 +213,7 @@ fn is_nonlinear(goal: &Term) -> bool {
             ..
         } => rhs.as_const().is_none(),
         _ => false,
-    })
+    }).count()
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -267,6 +319,25 @@ fn definedness(root: &Term) -> Vec<(String, Term)> {
 // ---------------------------------------------------------------------------------------------------------
 // Shared solver plumbing.
 
+/// The limits of one [`prove_limited`] call: a wall-clock deadline shared by all its checks, and Z3's resource
+/// limit per check.
+#[derive(Clone, Copy, Debug)]
+struct Limits {
+    deadline: Option<std::time::Instant>,
+    rlimit: u64,
+}
+
+/// A Z3 context for one proof; `rlimit` makes every check of it stop after that much work ("max. resource
+/// limit exceeded", answered unknown) — deterministic, unlike a time limit.
+fn new_context(limits: Limits) -> Context {
+    let mut config = Config::new();
+    config.set_model_generation(true);
+    if limits.rlimit > 0 {
+        config.set_param_value("rlimit", &limits.rlimit.to_string());
+    }
+    Context::new(&config)
+}
+
 fn new_solver<'c>(ctx: &'c Context, _timeout_ms: u64) -> Solver<'c> {
     // The time limit is enforced by `check`'s watchdog (Z3_interrupt), not by Z3's `timeout` parameter:
     // Z3 4.8.12's timer (`scoped_timer`) can deadlock with short limits, which would hang the pass.
@@ -282,13 +353,15 @@ fn new_solver<'c>(ctx: &'c Context, _timeout_ms: u64) -> Solver<'c> {
 /// whatever it says: Z3 4.8.12 can answer `sat` with a bogus (all-zero) model when cancelled inside its
 /// preprocessing, and a cancellation that races with the end of a check leaves the context cancelled for
 /// the next one. Callers report such a check as a time-out.
-fn check(ctx: &Context, solver: &Solver, timeout_ms: u64, cancel: &AtomicBool) -> (SatResult, bool) {
+fn check(ctx: &Context, solver: &Solver, limits: Limits, cancel: &AtomicBool) -> (SatResult, bool) {
     let interrupted = AtomicBool::new(false);
     let interrupted_ref = &interrupted;
     let handle = ctx.handle();
     let (done, wait) = std::sync::mpsc::channel::<()>();
-    let deadline =
-        (timeout_ms > 0).then(|| std::time::Instant::now() + std::time::Duration::from_millis(timeout_ms));
+    let deadline = limits.deadline;
+    if deadline.is_some_and(|deadline| std::time::Instant::now() >= deadline) || cancel.load(Ordering::SeqCst) {
+        return (SatResult::Unknown, true);
+    }
     let result = std::thread::scope(|scope| {
         scope.spawn(move || loop {
             let step = match deadline {
@@ -323,6 +396,19 @@ fn timed_out(query: &Query, what: &str) -> Outcome {
 /// Z3's reasons for an interrupted or timed-out check.
 fn is_time_out(reason: &str) -> bool {
     ["timeout", "canceled", "cancelled", "interrupted"].iter().any(|word| reason.contains(word))
+}
+
+/// Z3 answered unknown without our watchdog interrupting it: with a resource limit set, Z3 4.8.12 calls an
+/// exhausted limit "canceled" too — that is the deterministic limit, not a time-out.
+fn unknown_answer(solver: &Solver, limits: Limits, what: &str, timeout_ms: u64) -> Outcome {
+    let why = solver.get_reason_unknown().unwrap_or_default();
+    if limits.rlimit > 0 && (is_time_out(&why) || why.contains("resource")) {
+        return unknown(
+            UnknownKind::Solver,
+            format!("Z3 reached its resource limit (rlimit {}) while proving {what}", limits.rlimit),
+        );
+    }
+    unknown(unknown_kind(solver), unknown_reason(solver, what, timeout_ms))
 }
 
 fn unknown_kind(solver: &Solver) -> UnknownKind {
@@ -394,10 +480,8 @@ fn facts_hold(query: &Query, assignment: &[(String, u64)]) -> bool {
 // ---------------------------------------------------------------------------------------------------------
 // Bit-vector encoding.
 
-fn prove_bv(query: &Query, facts: &[Term], cancel: &AtomicBool) -> Outcome {
-    let mut config = Config::new();
-    config.set_model_generation(true);
-    let ctx = Context::new(&config);
+fn prove_bv(query: &Query, facts: &[Term], cancel: &AtomicBool, limits: Limits) -> Outcome {
+    let ctx = new_context(limits);
     let mut bv = BvTranslator { ctx: &ctx, memo: HashMap::new() };
     let goal = match bv.boolean(query.goal) {
         Ok(goal) => goal,
@@ -433,14 +517,14 @@ fn prove_bv(query: &Query, facts: &[Term], cancel: &AtomicBool) -> Outcome {
         let all: Vec<&Bool> = conditions.iter().map(|(_, condition)| condition).collect();
         solver.push();
         solver.assert(&Bool::and(&ctx, &all).not());
-        let (result, interrupted) = check(&ctx, &solver, query.timeout_ms, cancel);
+        let (result, interrupted) = check(&ctx, &solver, limits, cancel);
         if interrupted {
             return timed_out(query, "definedness of the goal");
         }
         match result {
             SatResult::Unsat => {}
             SatResult::Unknown => {
-                return unknown(unknown_kind(&solver), unknown_reason(&solver, "definedness of the goal", query.timeout_ms))
+                return unknown_answer(&solver, limits, "definedness of the goal", query.timeout_ms)
             }
             SatResult::Sat => {
                 let Some(model) = solver.get_model() else {
@@ -475,13 +559,13 @@ fn prove_bv(query: &Query, facts: &[Term], cancel: &AtomicBool) -> Outcome {
 
     // 2. The goal.
     solver.assert(&goal.not());
-    let (result, interrupted) = check(&ctx, &solver, query.timeout_ms, cancel);
+    let (result, interrupted) = check(&ctx, &solver, limits, cancel);
     if interrupted {
         return timed_out(query, "the goal");
     }
     match result {
         SatResult::Unsat => Outcome::Proved,
-        SatResult::Unknown => unknown(unknown_kind(&solver), unknown_reason(&solver, "the goal", query.timeout_ms)),
+        SatResult::Unknown => unknown_answer(&solver, limits, "the goal", query.timeout_ms),
         SatResult::Sat => {
             let Some(model) = solver.get_model() else {
                 return unknown(UnknownKind::Solver, "Z3 gave no model".into());
@@ -600,10 +684,8 @@ impl<'c> BvTranslator<'c> {
 
 /// `None`: inconclusive (unsupported operation, unknown, or a counterexample that only breaks a side
 /// condition): the caller falls back to bit-vectors.
-fn prove_int(query: &Query, facts: &[Term], cancel: &AtomicBool) -> Option<Outcome> {
-    let mut config = Config::new();
-    config.set_model_generation(true);
-    let ctx = Context::new(&config);
+fn prove_int(query: &Query, facts: &[Term], cancel: &AtomicBool, limits: Limits) -> Option<Outcome> {
+    let ctx = new_context(limits);
     let mut int = IntTranslator { ctx: &ctx, memo: HashMap::new() };
     let goal = int.boolean(query.goal).ok()?;
     let solver = new_solver(&ctx, query.timeout_ms);
@@ -640,7 +722,7 @@ fn prove_int(query: &Query, facts: &[Term], cancel: &AtomicBool) -> Option<Outco
         obligation = Bool::and(&ctx, &parts);
     }
     solver.assert(&obligation.not());
-    let (result, interrupted) = check(&ctx, &solver, query.timeout_ms, cancel);
+    let (result, interrupted) = check(&ctx, &solver, limits, cancel);
     if interrupted {
         return None;
     }

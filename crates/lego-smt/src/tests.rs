@@ -144,6 +144,60 @@ fn timeouts_are_unknown() {
     }
 }
 
+/// A goal bit-blasting cannot settle quickly: no 62-bit product of two 32-bit factors > 1 equals (2^31 − 1)^2
+/// (false: a = b = 2^31 − 1).
+fn hard_factoring() -> (Term, Vec<Term>) {
+    let (a, b) = (Term::index_var("a"), Term::index_var("b"));
+    let goal = a.mul(&b).ne(&idx(4611686014132420609));
+    let facts = vec![a.ugt(&idx(1)), b.ugt(&idx(1)), a.ult(&idx(1 << 32)), b.ult(&idx(1 << 32))];
+    (goal, facts)
+}
+
+#[test]
+fn resource_limit_answers_the_same_every_time() {
+    // With a small rlimit and no wall-clock limit the answer is Z3's deterministic give-up, every run.
+    let (goal, facts) = hard_factoring();
+    let answers: Vec<String> = (0..3)
+        .map(|_| match lego_smt_prove_limited(&goal, &facts, 2_000) {
+            Outcome::Unknown(unknown) => {
+                assert_eq!(unknown.kind, UnknownKind::Solver, "{}", unknown.detail);
+                unknown.detail
+            }
+            other => panic!("a resource limit of 2000 should not settle factoring: {other:?}"),
+        })
+        .collect();
+    assert!(answers.iter().all(|answer| answer == &answers[0]), "{answers:?}");
+    // An easy goal is unaffected by the same limit.
+    let x = Term::index_var("x");
+    let easy = x.mul(&idx(4)).udiv(&idx(4)).eq(&x);
+    assert!(lego_smt_prove_limited(&easy, &[x.ult(&idx(8))], 2_000).is_proved());
+}
+
+fn lego_smt_prove_limited(goal: &Term, facts: &[Term], rlimit: u64) -> Outcome {
+    crate::prove_limited(&Query { goal, facts, observe: &[], timeout_ms: 0 }, rlimit)
+}
+
+#[test]
+fn budget_bounds_all_calls_together() {
+    // 50 ms for the whole "pass": the first hard call uses it up, every later call answers at once.
+    let (goal, facts) = hard_factoring();
+    let mut budget = crate::Budget::new(50);
+    let start = std::time::Instant::now();
+    let outcomes: Vec<Outcome> =
+        (0..20).map(|_| budget.prove(&Query { goal: &goal, facts: &facts, observe: &[], timeout_ms: 10_000 })).collect();
+    // Generous (loaded machines): 20 calls of a 10 s limit each would take minutes.
+    assert!(start.elapsed() < std::time::Duration::from_secs(20), "{:?}", start.elapsed());
+    assert!(budget.exhausted());
+    assert!(budget.refused() >= 1, "calls {} refused {}", budget.calls(), budget.refused());
+    match outcomes.last() {
+        Some(Outcome::Unknown(unknown)) => {
+            assert_eq!(unknown.kind, UnknownKind::Timeout);
+            assert!(unknown.detail.contains("after 50 ms") && unknown.detail.contains("whole pass"), "{}", unknown.detail);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
 #[test]
 fn evaluator_matches_z3_on_mixed_operations() {
     // A few identities mixing every integer operation, proved by Z3 and spot-checked by evaluation.
@@ -248,5 +302,16 @@ fn dropped_facts_never_yield_false_counterexamples() {
         Outcome::Refuted(cex) => assert!((9..12).contains(&cex.value_of("x").unwrap())),
         Outcome::Unknown(_) => {} // the solver may pick a point outside [9, 16) first: then unknown, never wrong
         Outcome::Proved => panic!("proved a false goal"),
+    }
+}
+
+#[test]
+#[ignore = "calibration aid, prints how long a resource limit takes on this machine"]
+fn rlimit_calibration() {
+    let (goal, facts) = hard_factoring();
+    for rlimit in [10_000u64, 100_000, 1_000_000, 5_000_000, 20_000_000] {
+        let start = std::time::Instant::now();
+        let outcome = lego_smt_prove_limited(&goal, &facts, rlimit);
+        eprintln!("rlimit {rlimit}: {:?} in {:?}", matches!(outcome, Outcome::Unknown(_)), start.elapsed());
     }
 }

@@ -119,7 +119,12 @@ impl<'p, 'e, 'r> Planner<'p, 'e, 'r> {
 
     /// The planned polynomials with their expressions, by canonical text (to register what gets emitted).
     pub fn planned(&self) -> Vec<(String, Expr)> {
-        self.memo.iter().map(|(poly, expr)| (self.engine.canonical_poly(poly), expr.clone())).collect()
+        // Sorted: the memo's hash order differs between runs, and the order decides which of several equal
+        // values later roots reuse.
+        let mut planned: Vec<(String, Expr)> =
+            self.memo.iter().map(|(poly, expr)| (self.engine.canonical_poly(poly), expr.clone())).collect();
+        planned.sort_by(|a, b| a.0.cmp(&b.0));
+        planned
     }
 
     pub fn atom(&mut self, id: AtomId) -> Expr {

@@ -153,15 +153,24 @@ pub fn has_flag(op: MlirOperation, name: &str) -> bool {
     if !inherent.ptr.is_null() {
         return true;
     }
-    // Unit properties may not convert to an attribute: read the printed properties.
-    let printed = unsafe { melior::ir::OperationRef::from_raw(op) };
+    // Unit properties may not convert to an attribute: read the printed properties. Printed from a detached
+    // clone: printing the op in place numbers every value of its enclosing function (an AsmState per call,
+    // quadratic over a large function), a lone clone costs its own size. Only region-free ops (affine index
+    // ops) are read this way.
+    if unsafe { mlir_sys::mlirOperationGetNumRegions(op) } != 0 {
+        return false;
+    }
+    let clone = unsafe { mlir_sys::mlirOperationClone(op) };
+    let printed = unsafe { melior::ir::OperationRef::from_raw(clone) };
     use melior::ir::operation::OperationLike;
     let flags = melior::ir::operation::OperationPrintingFlags::new().print_generic_operation_form().use_local_scope();
-    printed
+    let found = printed
         .to_string_with_flags(flags)
         .ok()
         .and_then(|text| text.split_once("<{").map(|(_, rest)| rest.split("}>").next().unwrap_or("").to_string()))
-        .is_some_and(|properties| properties.split(',').any(|entry| entry.trim() == name))
+        .is_some_and(|properties| properties.split(',').any(|entry| entry.trim() == name));
+    unsafe { mlir_sys::mlirOperationDestroy(clone) };
+    found
 }
 
 pub fn has_unit_attribute(op: MlirOperation, name: &str) -> bool {
@@ -214,6 +223,20 @@ pub fn users(value: MlirValue) -> Vec<MlirOperation> {
         operand = unsafe { mlirOpOperandGetNextUse(operand) };
     }
     users
+}
+
+/// The first `limit` users of `value`, or `None` when it has more (bounded work for widely shared values).
+pub fn users_up_to(value: MlirValue, limit: usize) -> Option<Vec<MlirOperation>> {
+    let mut users = Vec::new();
+    let mut operand = unsafe { mlirValueGetFirstUse(value) };
+    while !unsafe { mlirOpOperandIsNull(operand) } {
+        if users.len() == limit {
+            return None;
+        }
+        users.push(unsafe { mlirOpOperandGetOwner(operand) });
+        operand = unsafe { mlirOpOperandGetNextUse(operand) };
+    }
+    Some(users)
 }
 
 pub fn has_uses(value: MlirValue) -> bool {

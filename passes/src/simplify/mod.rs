@@ -39,6 +39,9 @@ use rules::{is_expression_op, Delinearize, Engine, Linearize};
 use smt::SmtProver;
 use std::collections::{HashMap, HashSet};
 
+/// Users of one value looked at when deciding whether it dies with a root (see `dying`).
+const MAX_USERS_WALKED: usize = 64;
+
 /// Rounds before giving up on a fixed point (each round only rewrites what gets strictly cheaper).
 const MAX_ROUNDS: usize = 8;
 
@@ -105,6 +108,21 @@ pub fn simplify(root: MlirOperation, verify_rewrites: bool, assume_no_wrap: bool
     }
     ir::erase_unused(&dead.list, |_| true);
     summary.solver_calls = smt.calls;
+    if smt.wall_clock_hits > 0 {
+        // Decisions are made by Z3's work count; only a pathological query reaches the wall clock, and then
+        // the result may depend on the machine: say so.
+        let location = unsafe { melior::ir::Location::from_raw(mlir_sys::mlirOperationGetLocation(root)) };
+        crate::diagnostics::emit(
+            location,
+            Severity::Warning,
+            &format!(
+                "lego-arith-simplification: {} side-condition proof(s) stopped by the {} ms wall-clock safety net, \
+                 not by Z3's resource limit; the result may differ on a less loaded machine",
+                smt.wall_clock_hits,
+                smt::SAFETY_NET_MS
+            ),
+        );
+    }
     summary
 }
 
@@ -178,8 +196,14 @@ fn value_cost(value: MlirValue) -> Cost {
             let results = ir::result_count(op);
             let index = (0..results).find(|k| ir::result(op, *k).map(ir::key) == Some(ir::key(value))).unwrap_or(0);
             // First: a division; last: a remainder; others: both.
-            let divrem = if results == 1 { 0 } else if index == 0 || index + 1 == results { 1 } else { 2 };
-            Cost { ops: divrem, divrem }
+            // What upstream expands it to (`affine-expand-index-ops`, on the way to any target): floor
+            // semantics cost a signed division or remainder plus a sign correction (compare, add, select) per
+            // result — our unsigned form of the same value is never dearer, even by a power of two.
+            match results {
+                1 => Cost::default(),
+                _ if index == 0 || index + 1 == results => Cost { ops: 4, divrem: 1 },
+                _ => Cost { ops: 5, divrem: 2 },
+            }
         }
         _ => one,
     }
@@ -223,12 +247,18 @@ fn dying(root: MlirValue, read: &HashSet<Key>, dead_ops: &HashSet<Key>, keep: &H
     let mut dying_ops: HashSet<Key> = HashSet::new();
     // Users come before definitions in the reversed post-order.
     for op in order.into_iter().rev() {
+        // A value shared by many ops (typically a constant used all over a function) does not die with one root:
+        // its use list is not walked for every root (that was quadratic).
         let mut all_die = true;
         for index in 0..ir::result_count(op) {
             let Some(value) = ir::result(op, index) else { continue };
             let key = ir::key(value);
+            let Some(users) = ir::users_up_to(value, MAX_USERS_WALKED) else {
+                all_die = false;
+                continue;
+            };
             let users: Vec<MlirOperation> =
-                ir::users(value).into_iter().filter(|user| !dead_ops.contains(&ir::op_key(*user))).collect();
+                users.into_iter().filter(|user| !dead_ops.contains(&ir::op_key(*user))).collect();
             // Unused results (e.g. of a delinearization whose other results were replaced) die too.
             let dies = key == ir::key(root)
                 || (!keep.contains(&key)
@@ -333,7 +363,7 @@ fn plan_root(
     let values = std::mem::take(&mut planner.values);
     let planned = planner.planned();
     drop(planner);
-    let read_known: Vec<(String, MlirValue)> = engine
+    let mut read_known: Vec<(String, MlirValue)> = engine
         .by_poly
         .iter()
         .flat_map(|(poly, values)| {
@@ -341,6 +371,9 @@ fn plan_root(
             values.iter().map(move |value| (text.clone(), *value))
         })
         .collect();
+    // Stable sort by text (values of one polynomial keep their reading order): not the hash order, which
+    // differs between runs and would decide which equal value is reused.
+    read_known.sort_by(|a, b| a.0.cmp(&b.0));
     let plan = costed_plan(value, expr, values, &read, dead_ops).map(|plan| Plan {
         firings: engine.firings.iter().map(|firing| firing.rule).collect(),
         unproved: std::mem::take(&mut engine.unproved),
@@ -466,7 +499,7 @@ fn round(
             continue;
         }
         if verify {
-            let verdict = validate::validate(&mut ranges, value, new_value, &plan.scoped, 3_000);
+            let verdict = validate::validate(&mut ranges, value, new_value, &plan.scoped, smt::SAFETY_NET_MS);
             // A refuted rewrite is a bug of the simplifier (error); one Z3 could not decide is a warning.
             let complaint = match verdict {
                 validate::Verdict::Proved => None,

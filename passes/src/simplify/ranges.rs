@@ -57,7 +57,7 @@ pub fn max_of(width: u32) -> u64 {
 }
 
 /// `value REL other`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Rel {
     Lt,
     Le,
@@ -97,14 +97,15 @@ struct LoopFact {
 /// Facts and (lazily computed, memoized) intervals for the values under one root op.
 pub struct Ranges {
     facts: HashMap<Key, Vec<Fact>>,
+    fact_set: HashSet<(Key, Rel, Key, bool)>,
     loops: HashMap<Key, LoopFact>,
     memo: HashMap<Key, Interval>,
     in_progress: HashSet<Key>,
     depth: usize,
     cuts: usize,
     /// Assumptions not in the block defining their value: `(assumption, value, REL, other)`; they hold where
-    /// the assumption dominates (see `Engine::collect_scoped_facts`).
-    dominating: Vec<(MlirOperation, MlirValue, Rel, MlirValue)>,
+    /// the assumption dominates (see `Engine::collect_scoped_facts`). By the block holding the assumption.
+    dominating: HashMap<Key, Vec<(MlirOperation, MlirValue, Rel, MlirValue)>>,
     /// The arithmetic model (semantics.md, `assume-no-wrap`): index arithmetic of the program does not wrap,
     /// so a sum or product of non-negative values is its mathematical value.
     pub assume_no_wrap: bool,
@@ -123,21 +124,35 @@ impl Ranges {
     pub fn new(root: MlirOperation) -> Ranges {
         let mut ranges = Ranges {
             facts: HashMap::new(),
+            fact_set: HashSet::new(),
             loops: HashMap::new(),
             memo: HashMap::new(),
             in_progress: HashSet::new(),
             assume_no_wrap: false,
             depth: 0,
             cuts: 0,
-            dominating: Vec::new(),
+            dominating: HashMap::new(),
         };
         ir::walk(root, &mut |op| ranges.collect(op));
         ranges
     }
 
     /// Assumptions that hold only where they dominate: `(assumption, value, REL, other)`.
-    pub fn dominating_assumptions(&self) -> Vec<(MlirOperation, MlirValue, Rel, MlirValue)> {
-        self.dominating.clone()
+    /// Only those in a block that encloses `at` are candidates (one lookup per enclosing block, not a scan of
+    /// every assumption of the module per root).
+    pub fn dominating_assumptions(&self, at: MlirOperation) -> Vec<(MlirOperation, MlirValue, Rel, MlirValue)> {
+        let mut found = Vec::new();
+        let mut current = at;
+        while let Some(block) = ir::op_block(current) {
+            if let Some(list) = self.dominating.get(&ir::block_key(block)) {
+                found.extend(list.iter().copied());
+            }
+            match ir::block_parent_op(block) {
+                Some(parent) => current = parent,
+                None => break,
+            }
+        }
+        found
     }
 
     /// The relational facts `value REL other` that hold as unsigned facts (signed comparisons and loop bounds
@@ -166,6 +181,11 @@ impl Ranges {
     }
 
     fn add_fact(&mut self, value: MlirValue, rel: Rel, other: MlirValue, signed: bool) {
+        // The same fact stated many times (the layout contract of every apply of one layout on the same
+        // indices) is kept once: each copy would be consulted at every query of the value.
+        if !self.fact_set.insert((ir::key(value), rel, ir::key(other), signed)) {
+            return;
+        }
         self.facts.entry(ir::key(value)).or_default().push(Fact { rel, other, signed });
     }
 
@@ -175,7 +195,7 @@ impl Ranges {
         if ir::block_key(def_block) == ir::block_key(at_block) {
             self.add_fact(value, rel, other, signed);
         } else if !signed {
-            self.dominating.push((at, value, rel, other));
+            self.dominating.entry(ir::block_key(at_block)).or_default().push((at, value, rel, other));
         }
     }
 
@@ -303,6 +323,12 @@ impl Ranges {
         if let Some(known) = self.memo.get(&key) {
             return Some(*known);
         }
+        if self.depth == 0 {
+            self.warm(value);
+            if let Some(known) = self.memo.get(&key) {
+                return Some(*known);
+            }
+        }
         if self.in_progress.contains(&key) || self.depth > MAX_DEPTH {
             self.cuts += 1;
             return Some(Interval::full(width));
@@ -320,6 +346,44 @@ impl Ranges {
             self.memo.insert(key, refined);
         }
         Some(refined)
+    }
+
+    /// Computes the intervals of the arithmetic cone of `value` operands first, with an explicit stack: each
+    /// then finds its operands memoized, so a long chain (a reduction over thousands of values) costs linear
+    /// time and no recursion instead of a depth cut that is recomputed at every query.
+    fn warm(&mut self, value: MlirValue) {
+        let mut order = Vec::new();
+        let mut seen = HashSet::new();
+        let mut stack = vec![(value, false)];
+        while let Some((value, expanded)) = stack.pop() {
+            if expanded {
+                order.push(value);
+                continue;
+            }
+            let key = ir::key(value);
+            if self.memo.contains_key(&key) || !seen.insert(key) || ir::width(value).is_none() {
+                continue;
+            }
+            stack.push((value, true));
+            if ir::constant_value(value).is_some() {
+                continue;
+            }
+            if let Some(op) = ir::defining_op(value) {
+                if ir::op_name(op).starts_with("arith.") {
+                    for operand in ir::operands(op) {
+                        stack.push((operand, false));
+                    }
+                }
+            }
+        }
+        // The last one is `value` itself, computed by the caller.
+        order.pop();
+        // Depth 1: not the top, so a value whose computation met a cycle of facts stays unmemoized as before.
+        for value in order {
+            self.depth += 1;
+            let _ = self.interval(value);
+            self.depth -= 1;
+        }
     }
 
     fn full_interval(&mut self, value: MlirValue) -> Interval {

@@ -28,6 +28,11 @@ use std::collections::{HashMap, HashSet};
 
 /// Largest polynomial (in monomials) a product may produce before it is kept as an opaque value.
 const MONOMIAL_LIMIT: usize = 48;
+/// Work budget of one root (one engine): a value read counts 1, a side condition that is not answered from the
+/// cache [`PROOF_WORK`]. A count, so the same input is cut at the same place on any machine; far above what
+/// lowered layouts need (hundreds), it only stops pathological inputs (fuzzed expression blow-ups).
+const WORK_BUDGET: usize = 20_000;
+const PROOF_WORK: usize = 16;
 /// Recursion limit of reading arithmetic (deeper values become opaque atoms).
 const MAX_READ_DEPTH: usize = 200;
 /// Values this large in magnitude stand for "unbounded" in [`Bounds`].
@@ -112,6 +117,8 @@ pub struct Engine<'r> {
     /// Divisors of the program's divisions (and their factors): division by zero is undefined
     /// (semantics.md), so each is non-zero wherever the division is evaluated.
     divisors: HashSet<Poly>,
+    /// Work done for this root (see [`WORK_BUDGET`]).
+    work: usize,
 }
 
 impl<'r> Engine<'r> {
@@ -135,6 +142,7 @@ impl<'r> Engine<'r> {
             unproved: Vec::new(),
             proof_cache: HashMap::new(),
             divisors: HashSet::new(),
+            work: 0,
         }
     }
 
@@ -201,7 +209,7 @@ impl<'r> Engine<'r> {
     /// their value (those are not global facts, see [`Ranges`]).
     pub fn collect_scoped_facts(&mut self, root: MlirValue) {
         if let Some(def) = ir::defining_op(root) {
-            for (assumption, value, rel, other) in self.ranges.dominating_assumptions() {
+            for (assumption, value, rel, other) in self.ranges.dominating_assumptions(def) {
                 if ir::op_dominates(assumption, def) {
                     self.add_scoped(value, rel, Bound::Value(other));
                 }
@@ -333,6 +341,11 @@ impl<'r> Engine<'r> {
         if let Some(known) = self.proof_cache.get(&key) {
             return *known;
         }
+        // Past the root's work budget nothing more is proved (the rewrite it would enable is not made).
+        if self.work >= WORK_BUDGET {
+            return false;
+        }
+        self.work += PROOF_WORK;
         let proved = prove(self);
         self.proof_cache.insert(key, proved);
         proved
@@ -500,9 +513,12 @@ impl<'r> Engine<'r> {
         if let Some(poly) = self.memo.get(&key) {
             return poly.clone();
         }
-        if self.reading.contains(&key) || self.depth > MAX_READ_DEPTH {
+        // Past the work budget the rest of the cone stays as written (an opaque value): the plan is then built
+        // from what was read so far and still replaces the root only when it is cheaper (the best form found).
+        if self.reading.contains(&key) || self.depth > MAX_READ_DEPTH || self.work >= WORK_BUDGET {
             return self.leaf(value);
         }
+        self.work += 1;
         self.reading.insert(key);
         self.depth += 1;
         let poly = match self.read(value) {
@@ -1109,6 +1125,11 @@ impl<'r> Engine<'r> {
     pub fn describe_atom(&self, id: AtomId) -> String {
         match &self.atoms[id] {
             Atom::Leaf(_) => {
+                // Printing a value numbers every value of its function (an AsmState per call): only for the
+                // debug log that shows these texts, never on the normal path (quadratic on large functions).
+                if !tracing::enabled!(target: "lego", tracing::Level::DEBUG) {
+                    return format!("v{id}");
+                }
                 let Some(value) = self.leaf_value(id) else { return format!("v{id}") };
                 let text = unsafe { melior::ir::Value::from_raw(value) }.to_string();
                 // "%x = …" or "<block argument> of type 'index' at index: 0": keep the SSA name if present.

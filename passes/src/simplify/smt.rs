@@ -17,25 +17,46 @@ use std::collections::{HashMap, HashSet};
 /// Leaves whose facts a query may carry (the query stays small).
 const MAX_LEAVES: usize = 48;
 
+/// Z3's deterministic work limit per side condition (its `rlimit` count; about 0.1–0.3 s of one core).
+/// Decisions depend on this count only, so the same input gives the same output on any machine under any load.
+pub const SIDE_CONDITION_RLIMIT: u64 = 300_000;
+
+/// Wall-clock safety net per side condition: only a solver gone badly wrong reaches it; when it does, the pass
+/// reports it (the result may then differ from an unloaded run).
+pub const SAFETY_NET_MS: u64 = 20_000;
+
 #[derive(Clone, Debug)]
 pub struct SmtProver {
     pub enabled: bool,
     pub timeout_ms: u64,
-    /// Solver calls left in this run (bounds compile time on large functions).
+    /// Solver calls left in this run (bounds compile time on large functions; a count, so deterministic).
     pub budget: usize,
+    /// Side conditions the wall-clock safety net (not the resource limit) decided.
+    pub wall_clock_hits: usize,
     pub calls: usize,
     /// Conditions refuted by evaluation at sample points (no solver call needed).
     pub sampled_out: usize,
     /// Answers by condition text (leaf identities and the facts in scope included), shared by every engine of a
     /// run (the simplifier erases nothing before the run ends, so the addresses in the keys stay unique).
     pub cache: HashMap<String, bool>,
+    /// Answers by the text of the solver query (see [`SmtProver::run`]).
+    query_cache: HashMap<String, bool>,
 }
 
 impl Default for SmtProver {
     fn default() -> Self {
         // LEGO_SIMPLIFY_SMT_BUDGET=0 turns the solver fallback off (interval and structural proofs only).
         let budget = std::env::var("LEGO_SIMPLIFY_SMT_BUDGET").ok().and_then(|text| text.parse().ok()).unwrap_or(100);
-        SmtProver { enabled: true, timeout_ms: 300, budget, calls: 0, sampled_out: 0, cache: HashMap::new() }
+        SmtProver {
+            enabled: true,
+            timeout_ms: SAFETY_NET_MS,
+            budget,
+            wall_clock_hits: 0,
+            calls: 0,
+            sampled_out: 0,
+            cache: HashMap::new(),
+            query_cache: HashMap::new(),
+        }
     }
 }
 
@@ -147,13 +168,38 @@ impl Encoder {
 
 impl SmtProver {
     fn run(&mut self, goal: &Term, facts: &[Term]) -> bool {
-        if !self.enabled || self.budget == 0 {
+        if !self.enabled {
+            return false;
+        }
+        // The query itself as the key: leaves are named by their order of encoding, so the same condition met
+        // in another function (the same layout applied again) is the same text and costs no second solver call.
+        let mut query = goal.to_string();
+        for fact in facts {
+            query.push_str(" ; ");
+            query.push_str(&fact.to_string());
+        }
+        if let Some(known) = self.query_cache.get(&query) {
+            return *known;
+        }
+        let proved = self.solve(goal, facts);
+        // An answer the wall-clock safety net decided is not reused (it may differ from the deterministic one).
+        if self.wall_clock_hits == 0 || proved {
+            self.query_cache.insert(query, proved);
+        }
+        proved
+    }
+
+    fn solve(&mut self, goal: &Term, facts: &[Term]) -> bool {
+        if self.budget == 0 {
             return false;
         }
         self.budget -= 1;
         self.calls += 1;
         let started = std::time::Instant::now();
-        let outcome = lego_smt::prove(&Query { goal, facts, observe: &[], timeout_ms: self.timeout_ms });
+        let outcome = lego_smt::prove_limited(&Query { goal, facts, observe: &[], timeout_ms: self.timeout_ms }, SIDE_CONDITION_RLIMIT);
+        if let Outcome::Unknown(lego_smt::Unknown { kind: lego_smt::UnknownKind::Timeout, .. }) = &outcome {
+            self.wall_clock_hits += 1;
+        }
         tracing::debug!(target: "lego", "solver call took {:?} ({} facts)", started.elapsed(), facts.len());
         match outcome {
             Outcome::Proved => true,

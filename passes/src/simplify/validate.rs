@@ -314,6 +314,9 @@ fn largest_value(ranges: &mut Ranges, roots: &[MlirValue]) -> Option<u64> {
     (largest < 1 << 62).then_some(largest)
 }
 
+/// Z3's work limit per validated rewrite (deterministic, about ten side conditions' worth).
+const VALIDATION_RLIMIT: u64 = 3_000_000;
+
 /// Proves `new == old` under the facts of `ranges` (and the premises of `old`, see the module docs).
 pub fn validate(
     ranges: &mut Ranges,
@@ -375,9 +378,13 @@ pub fn validate(
 
 /// Z3 on `goal` under `facts`; when it cannot decide, a small input box is checked point by point instead
 /// (bit-blasted division by a variable is hard for Z3; every point checked is a proof too).
+/// Decided by Z3's deterministic work count (`VALIDATION_RLIMIT`); `timeout_ms` is the wall-clock safety net
+/// (its unknown is reported by the caller).
 fn prove_with(encoder: &mut Encoder, goal: &Term, facts: &[Term], timeout_ms: u64) -> Outcome {
-    let mut outcome = lego_smt::prove(&Query { goal, facts, observe: &[], timeout_ms });
+    let mut outcome = lego_smt::prove_limited(&Query { goal, facts, observe: &[], timeout_ms }, VALIDATION_RLIMIT);
     if let Outcome::Unknown(_) = outcome {
+        // Bit-blasted division by a variable is hard for Z3; a small input box is checked point by point
+        // instead (every point: a proof too).
         let mut domains = Vec::new();
         for (position, leaf) in encoder.leaves.iter().enumerate() {
             let Some(interval) = encoder.ranges.interval(*leaf) else { continue };

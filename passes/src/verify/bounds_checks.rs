@@ -22,7 +22,7 @@ use crate::{
     verify_common::{self, describe_unknown, show, warn_encode_error, with_clause, VerifyOptions},
 };
 use lego_dialect::ops::{index_operands, walk_ops, OpKind};
-use lego_smt::{prove, Outcome, Query, Term, Value as SmtValue, Violation};
+use lego_smt::{Outcome, Query, Term, Value as SmtValue, Violation};
 use melior::{
     ir::{
         operation::{OperationBuilder, OperationLike, OperationResult},
@@ -160,6 +160,7 @@ impl LegoPass for ExternalSmtVerifier {
     }
 
     fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailure> {
+        self.options = self.options.started();
         let mut asserts = Vec::new();
         walk_ops(root, &mut |op| {
             if matches!(OpKind::of(&op), Some(OpKind::AssertApplyBounds | OpKind::AssertInvBounds)) {
@@ -254,7 +255,7 @@ impl ExternalSmtVerifier {
             (flat.ult(&numel), vec![flat.clone(), numel])
         };
         let query = Query { goal: &goal, facts: &facts, observe: &observe, timeout_ms: self.options.timeout_ms };
-        Ok(match prove(&query) {
+        Ok(match self.options.prove(&query) {
             Outcome::Proved => Verdict::Proved,
             Outcome::Unknown(unknown) => {
                 diagnostics::warning(location, &format!("bounds {}", describe_unknown(&unknown)));

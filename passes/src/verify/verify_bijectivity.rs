@@ -19,7 +19,7 @@ use crate::{
     verify_common::{self, describe_unknown, show, show_list, warn_encode_error, with_clause, VerifyOptions},
 };
 use lego_dialect::ops::{self, walk_ops, LayoutOp, OpKind};
-use lego_smt::{exhaustive, prove, Counterexample, Domain, Outcome, Query, Term, Unknown, Value, Violation};
+use lego_smt::{exhaustive, Counterexample, Domain, Outcome, Query, Term, Unknown, Value, Violation};
 use melior::ir::{operation::OperationLike, Location, OperationRef, RegionRef, Value as MlirValue};
 use std::{collections::HashMap, time::Instant};
 
@@ -98,6 +98,7 @@ impl LegoPass for VerifyBijectivity {
     }
 
     fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailure> {
+        self.options = self.options.started();
         let mut gen_ps = Vec::new();
         let mut composites = Vec::new();
         walk_ops(root, &mut |op| match OpKind::of(&op) {
@@ -209,7 +210,7 @@ impl VerifyBijectivity {
         let b2 = Term::all(gen.inv_apply_x.iter().zip(&gen.xs).map(|(g, x)| g.eq(x)));
         let direction = |goals: [&Term; 2], facts: &[Term], observe: &[Term]| {
             for goal in goals {
-                match prove(&Query { goal, facts, observe, timeout_ms }) {
+                match self.options.prove(&Query { goal, facts, observe, timeout_ms }) {
                     Outcome::Proved => {}
                     other => return other,
                 }
@@ -409,7 +410,7 @@ impl VerifyBijectivity {
             Err(_) => return,
         };
         let mut encoder = Encoder::new();
-        match composite_bijective(&mut encoder, value, status, self.options.timeout_ms) {
+        match composite_bijective(&mut encoder, value, status, self.options) {
             Ok(numel) => diagnostics::remark(
                 op.location(),
                 &format!("bijective: built only from bijective pieces with matching sizes ({numel} elements)"),
@@ -565,7 +566,7 @@ fn message_b(gen: &GenP, cex: &Counterexample) -> String {
 /// `Ok(element count)` when `layout` is a bijection by construction: permutation layouts are, a gen_p is
 /// when this pass proved it, and order_by / group_by / tile_by of bijections are when the size rules hold
 /// (group_by: Π dims = numel of every object; tile_by: Π over levels of each dim = Π over blocks of that dim).
-fn composite_bijective(encoder: &mut Encoder, layout: MlirValue, status: &HashMap<usize, Status>, timeout_ms: u64) -> Result<String, String> {
+fn composite_bijective(encoder: &mut Encoder, layout: MlirValue, status: &HashMap<usize, Status>, options: VerifyOptions) -> Result<String, String> {
     let Some((owner, node)) = ops::defining_layout(layout) else {
         return Err("a piece is defined outside this function".into());
     };
@@ -581,15 +582,15 @@ fn composite_bijective(encoder: &mut Encoder, layout: MlirValue, status: &HashMa
         },
         LayoutOp::OrderBy { objects } => {
             for object in objects {
-                composite_bijective(encoder, object, status, timeout_ms)?;
+                composite_bijective(encoder, object, status, options)?;
             }
             Ok(show_numel(&numel))
         }
         LayoutOp::GroupBy { objects, .. } => {
             for object in objects {
-                composite_bijective(encoder, object, status, timeout_ms)?;
+                composite_bijective(encoder, object, status, options)?;
                 let object_numel = encoder.layout_numel(object, location).map_err(encode_error)?;
-                if !sizes_equal(&numel, &object_numel, timeout_ms) {
+                if !sizes_equal(&numel, &object_numel, options) {
                     return Err(format!(
                         "group_by has {} elements but an object has {}",
                         show_numel(&numel),
@@ -600,7 +601,7 @@ fn composite_bijective(encoder: &mut Encoder, layout: MlirValue, status: &HashMa
             Ok(show_numel(&numel))
         }
         LayoutOp::TileBy { inner, levels } => {
-            composite_bijective(encoder, inner, status, timeout_ms)?;
+            composite_bijective(encoder, inner, status, options)?;
             // semantics.md: the per-dim rule is Π_l t_{l,k} = Π_h o_{h,k} over the input order_by's blocks.
             let Some((_, LayoutOp::OrderBy { objects: blocks })) = ops::defining_layout(inner) else {
                 return Err("tile_by input is not a visible order_by".into());
@@ -620,7 +621,7 @@ fn composite_bijective(encoder: &mut Encoder, layout: MlirValue, status: &HashMa
                 levels.iter().map(|level| encoder.dim_terms(level)).collect::<Result<_, _>>().map_err(encode_error)?;
             for (k, inner_dim) in inner_dims.iter().enumerate() {
                 let tiled = product(&sizes.iter().filter_map(|level| level.get(k).cloned()).collect::<Vec<_>>());
-                if !sizes_equal(&tiled, inner_dim, timeout_ms) {
+                if !sizes_equal(&tiled, inner_dim, options) {
                     return Err(format!("tile sizes of dim {k} do not multiply to the input's dim"));
                 }
             }
@@ -631,7 +632,7 @@ fn composite_bijective(encoder: &mut Encoder, layout: MlirValue, status: &HashMa
 }
 
 /// Whether two size products are provably equal (sizes ≥ 1, each below 2^32).
-fn sizes_equal(a: &Term, b: &Term, timeout_ms: u64) -> bool {
+fn sizes_equal(a: &Term, b: &Term, options: VerifyOptions) -> bool {
     if let (Some(a), Some(b)) = (a.as_const(), b.as_const()) {
         return a == b;
     }
@@ -645,7 +646,7 @@ fn sizes_equal(a: &Term, b: &Term, timeout_ms: u64) -> bool {
         })
         .collect();
     let goal = a.eq(b);
-    matches!(prove(&Query { goal: &goal, facts: &facts, observe: &[], timeout_ms }), Outcome::Proved)
+    matches!(options.prove(&Query { goal: &goal, facts: &facts, observe: &[], timeout_ms: options.timeout_ms }), Outcome::Proved)
 }
 
 #[cfg(test)]

@@ -35,7 +35,7 @@ use crate::{
     verify_common::{self, describe_unknown, show, warn_encode_error_as, with_clause, VerifyOptions},
 };
 use lego_dialect::ops::{walk_ops, OpKind};
-use lego_smt::{prove, Outcome, Query, Term, Violation};
+use lego_smt::{Outcome, Query, Term, Violation};
 use melior::{
     ir::{
         attribute::IntegerAttribute,
@@ -108,7 +108,7 @@ pub fn create(options: &Options) -> Result<melior::pass::Pass, RegistryError> {
 /// in a function with exactly one `{lego.thread_id}` argument, with the published model; refutations and
 /// undecided checks are warnings on the apply. Returns nothing: these passes never fail.
 pub fn check_applies(root: OperationRef, properties: Properties, options: VerifyOptions) {
-    let verify = Verify { options, model: Model::Published, fail_on_violation: false };
+    let verify = Verify { options: options.started(), model: Model::Published, fail_on_violation: false };
     let mut applies = Vec::new();
     walk_ops(root, &mut |op| {
         if OpKind::of(&op) == Some(OpKind::Apply) {
@@ -192,6 +192,7 @@ impl LegoPass for Verify {
     }
 
     fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailure> {
+        self.options = self.options.started();
         let mut checks = Vec::new();
         walk_ops(root, &mut |op| {
             if OpKind::of(&op) == Some(OpKind::Check) {
@@ -408,7 +409,7 @@ impl Verify {
         facts.push(lane_b.tid.ugt(&lane_a.tid)); // t + 1 does not wrap
         let goal = lane_b.address.eq(&lane_a.address.add(&Term::constant(1, address_width)));
         let observe = [lane_a.address.clone(), lane_b.address.clone()];
-        match prove(&Query { goal: &goal, facts: &facts, observe: &observe, timeout_ms: self.options.timeout_ms }) {
+        match self.options.prove(&Query { goal: &goal, facts: &facts, observe: &observe, timeout_ms: self.options.timeout_ms }) {
             Outcome::Proved => Ok(Ok(())),
             Outcome::Refuted(cex) => {
                 let tid = cex.value_of(&tid_name).unwrap_or(0);
@@ -458,7 +459,7 @@ impl Verify {
         let (bank_a, bank_b) = (bank(&lane_a.address), bank(&lane_b.address));
         let goal = bank_a.eq(&bank_b).implies(&lane_a.address.eq(&lane_b.address));
         let observe = [lane_a.address.clone(), lane_b.address.clone(), bank_a];
-        match prove(&Query { goal: &goal, facts: &facts, observe: &observe, timeout_ms: self.options.timeout_ms }) {
+        match self.options.prove(&Query { goal: &goal, facts: &facts, observe: &observe, timeout_ms: self.options.timeout_ms }) {
             Outcome::Proved => Ok(Ok(())),
             Outcome::Refuted(cex) => {
                 let (ta, tb) = (cex.value_of(&name_a).unwrap_or(0), cex.value_of(&name_b).unwrap_or(0));
@@ -505,7 +506,7 @@ impl Verify {
         facts.push(t.urem(&w).ne(&w.sub(&one))); // t and t + 1 are in the same warp
         let goal = lane_b.address.eq(&lane_a.address.add(&c(1)));
         let observe = [lane_a.address.clone(), lane_b.address.clone()];
-        let outcome = prove(&Query { goal: &goal, facts: &facts, observe: &observe, timeout_ms: self.options.timeout_ms });
+        let outcome = self.options.prove(&Query { goal: &goal, facts: &facts, observe: &observe, timeout_ms: self.options.timeout_ms });
         match outcome {
             Outcome::Proved => {}
             Outcome::Refuted(cex) => {
@@ -535,7 +536,7 @@ impl Verify {
         facts.push(t.urem(&w).eq(&Term::constant(0, tid_width)));
         let goal = lane_a.address.urem(&c(properties.warp_size)).eq(&c(0));
         let observe = [lane_a.address.clone()];
-        match prove(&Query { goal: &goal, facts: &facts, observe: &observe, timeout_ms: self.options.timeout_ms }) {
+        match self.options.prove(&Query { goal: &goal, facts: &facts, observe: &observe, timeout_ms: self.options.timeout_ms }) {
             Outcome::Proved => Ok(Ok(())),
             Outcome::Refuted(cex) => {
                 let tid = cex.value_of(&tid_name).unwrap_or(0);
@@ -596,7 +597,7 @@ impl Verify {
         let same_bank = word_a.urem(&c(banks)).eq(&word_b.urem(&c(banks)));
         let goal = same_bank.implies(&word_a.eq(&word_b));
         let observe = [lane_a.address.clone(), lane_b.address.clone(), word_a.urem(&c(banks))];
-        match prove(&Query { goal: &goal, facts: &facts, observe: &observe, timeout_ms: self.options.timeout_ms }) {
+        match self.options.prove(&Query { goal: &goal, facts: &facts, observe: &observe, timeout_ms: self.options.timeout_ms }) {
             Outcome::Proved => Ok(Ok(())),
             Outcome::Refuted(cex) => {
                 let (ta, tb) = (cex.value_of(&name_a).unwrap_or(0), cex.value_of(&name_b).unwrap_or(0));

@@ -6,12 +6,12 @@ use crate::{
     registry::{OptionSpec, Options, RegistryError},
     smt_encode::EncodeError,
 };
-use lego_smt::{Counterexample, Unknown, UnknownKind, Value};
+use lego_smt::{Budget, Counterexample, Outcome, Query, Unknown, UnknownKind, Value};
 use melior::ir::Location;
 
 /// Options every verification pass takes.
 pub const OPTIONS: &[OptionSpec] = &[
-    OptionSpec { name: "timeout-ms", default: "10000", description: "Z3 time limit per solver call, in milliseconds (0: none); a time-out is reported as unknown" },
+    OptionSpec { name: "timeout-ms", default: "10000", description: "Z3 time budget of the whole pass, in milliseconds (0: none); what the budget cannot decide is reported as unknown" },
     OptionSpec { name: "verbose", default: "false", description: "emit a remark for every proved property, with the time it took" },
 ];
 
@@ -19,17 +19,31 @@ pub const OPTIONS: &[OptionSpec] = &[
 pub struct VerifyOptions {
     pub timeout_ms: u64,
     pub verbose: bool,
+    /// When this run's Z3 budget (`timeout-ms` for the whole pass) ends; set by [`VerifyOptions::started`].
+    pub deadline: Option<std::time::Instant>,
 }
 
 impl VerifyOptions {
     pub fn parse(options: &Options) -> Result<Self, RegistryError> {
-        Ok(VerifyOptions { timeout_ms: options.u64("timeout-ms")?, verbose: options.bool("verbose")? })
+        Ok(VerifyOptions { timeout_ms: options.u64("timeout-ms")?, verbose: options.bool("verbose")?, deadline: None })
+    }
+
+    /// The options of one run of a pass: its Z3 budget starts now.
+    pub fn started(self) -> Self {
+        VerifyOptions { deadline: Budget::new(self.timeout_ms).deadline(), ..self }
+    }
+
+    /// Proves `query` within what is left of the pass's budget (each call gets at most the rest; once it is
+    /// spent, an unknown of kind time-out at once). The query's own `timeout_ms` is ignored.
+    pub fn prove(&self, query: &Query) -> Outcome {
+        let deadline = self.deadline.or_else(|| Budget::new(self.timeout_ms).deadline());
+        Budget::until(self.timeout_ms, deadline).prove(&Query { timeout_ms: 0, ..*query })
     }
 }
 
 impl Default for VerifyOptions {
     fn default() -> Self {
-        VerifyOptions { timeout_ms: 10_000, verbose: false }
+        VerifyOptions { timeout_ms: 10_000, verbose: false, deadline: None }
     }
 }
 

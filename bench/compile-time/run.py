@@ -1,0 +1,235 @@
+#!/usr/bin/env python3
+"""Compile-time benchmark (issue 14; a benchmark, not a test): `lego-lower` (and, for the GPU file,
+`lego-to-nvvm format=assembly`) on generated modules of N layout applications, next to parse + print of the same
+file. Per N: wall time per pass (`--mlir-timing`, repeated passes summed), total wall time, peak memory
+(`/usr/bin/time -v`), and the growth ratio per doubling of N (t(N2)/t(N1) scaled to a factor of 2).
+
+    bench/compile-time/run.py [--sizes 1000,2000,5000,10000,20000] [--shapes functions,applies,kernels]
+                              [--timeout 300] [--out docs/compile-time]
+
+Writes OUT.md (Markdown tables, the command, the machine load) and OUT.png (log-log time vs N per pass, with
+gnuplot when installed). Uses target/release/lego-opt (LEGO_OPT=path to pick another). A run past --timeout
+is recorded as such and larger sizes of that shape are skipped.
+"""
+import argparse
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+GEN = os.path.join(ROOT, "bench", "compile-time", "gen.py")
+TIMING_LINE = re.compile(r"^\s*([0-9.]+)\s+\(\s*[0-9.]+%\)\s+(.+?)\s*$")
+
+
+def run(binary, path, args, timeout):
+    """(wall seconds, peak MiB, --mlir-timing per pass) of one lego-opt run, or None past `timeout`."""
+    command = ["/usr/bin/time", "-v", binary, path, "-o", os.devnull, *args]
+    start = time.monotonic()
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None
+    wall = time.monotonic() - start
+    if done.returncode != 0:
+        sys.exit(f"lego-opt failed ({done.returncode}) on {path} {' '.join(args)}:\n{done.stderr[-3000:]}")
+    peak = 0.0
+    passes = {}
+    for line in done.stderr.splitlines():
+        if "Maximum resident set size" in line:
+            peak = int(line.split(":")[1]) / 1024
+        match = TIMING_LINE.match(line)
+        if match and "%" in line:
+            name = match.group(2)
+            if name in ("Total", "Rest") or name.startswith("'"):
+                continue
+            passes[name] = passes.get(name, 0.0) + float(match.group(1))
+    return wall, peak, passes
+
+
+def growth(times, sizes):
+    """Ratio per doubling between consecutive sizes: (t2/t1)^(1/log2(n2/n1))."""
+    out = [None]
+    for k in range(1, len(sizes)):
+        a, b = times[k - 1], times[k]
+        if a is None or b is None or a <= 0:
+            out.append(None)
+        else:
+            out.append((b / a) ** (1 / math.log2(sizes[k] / sizes[k - 1])))
+    return out
+
+
+def fmt(value, digits=3):
+    return "—" if value is None else f"{value:.{digits}f}"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", default="1000,2000,5000,10000,20000")
+    parser.add_argument("--shapes", default="functions,applies,kernels")
+    parser.add_argument("--timeout", type=float, default=300)
+    parser.add_argument("--out", default=os.path.join(ROOT, "docs", "compile-time"))
+    args = parser.parse_args()
+    binary = os.environ.get("LEGO_OPT", os.path.join(ROOT, "target", "release", "lego-opt"))
+    if not os.access(binary, os.X_OK):
+        sys.exit(f"{binary} not found: cargo build --release -p lego-opt (or set LEGO_OPT)")
+    sizes = [int(size) for size in args.sizes.split(",")]
+    shapes = args.shapes.split(",")
+    load_before = os.getloadavg()
+    work = tempfile.mkdtemp(prefix="lego-compile-time-")
+    results = {}  # shape -> list per size of {name: seconds} plus totals
+    try:
+        for shape in shapes:
+            rows = []
+            stopped = False
+            for size in sizes:
+                if stopped:
+                    rows.append(None)
+                    continue
+                path = os.path.join(work, f"{shape}-{size}.mlir")
+                with open(path, "w") as out:
+                    subprocess.run([sys.executable, GEN, shape, str(size)], stdout=out, check=True)
+                row = {"bytes": os.path.getsize(path)}
+                parse = run(binary, path, [], args.timeout)
+                lower = run(binary, path, ["--lego-lower", "--mlir-timing"], args.timeout)
+                row["parse"] = parse
+                row["lower"] = lower
+                if shape == "kernels":
+                    row["nvvm"] = run(binary, path, ["--lego-to-nvvm=format=assembly"], args.timeout)
+                rows.append(row)
+                status = "timeout" if lower is None else f"{lower[0]:.2f} s"
+                print(f"{shape} N={size}: parse+print {fmt(parse and parse[0], 2)} s, lego-lower {status}", flush=True)
+                if lower is None:
+                    stopped = True
+            results[shape] = rows
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    load_after = os.getloadavg()
+    write_report(args, binary, sizes, shapes, results, load_before, load_after)
+
+
+def write_report(args, binary, sizes, shapes, results, load_before, load_after):
+    lines = [
+        "# Compile time vs module size (`bench/compile-time/`)",
+        "",
+        "Generated by `bench/compile-time/run.py"
+        + (f" --sizes {args.sizes}" if args.sizes != "1000,2000,5000,10000,20000" else "")
+        + (f" --shapes {args.shapes}" if args.shapes != "functions,applies,kernels" else "")
+        + "` (generator: `bench/compile-time/gen.py`), release build"
+        + f" `{os.path.relpath(binary, ROOT)}`, {os.cpu_count()} cores, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.",
+        f"Machine load (1-minute average) {load_before[0]:.1f} before and {load_after[0]:.1f} after the run: "
+        "absolute times scale with it; growth ratios are the meaningful numbers.",
+        "",
+        "Seconds of wall time per pass from `--mlir-timing` (repeated passes summed), the whole `lego-lower` run and "
+        "parse + print alone (no pass) of the same file, peak resident memory, and the growth ratio per doubling of N "
+        "(t(N₂)/t(N₁) scaled to N₂ = 2·N₁; 2.0 is linear).",
+        "",
+    ]
+    plot_series = {}
+    for shape in shapes:
+        rows = results[shape]
+        names = []
+        for row in rows:
+            if row and row["lower"]:
+                for name in row["lower"][2]:
+                    if name not in names:
+                        names.append(name)
+        # The costly passes first.
+        last = next((row for row in reversed(rows) if row and row["lower"]), None)
+        if last:
+            names.sort(key=lambda name: -last["lower"][2].get(name, 0.0))
+        names = [name for name in names if last and last["lower"][2].get(name, 0.0) >= 0.005] or names[:3]
+        lines.append(f"## {shape}")
+        lines.append("")
+        header = ["N", "bytes", "parse + print", "lego-lower", "lower / parse"] + names + ["peak MiB (parse / lower)"]
+        if shape == "kernels":
+            header.insert(5, "lego-to-nvvm (assembly)")
+        lines.append("| " + " | ".join(header) + " |")
+        lines.append("|" + "---:|" * len(header))
+        series = {"parse + print": [], "lego-lower": []}
+        series.update({name: [] for name in names})
+        if shape == "kernels":
+            series["lego-to-nvvm"] = []
+        for size, row in zip(sizes, rows):
+            if row is None:
+                lines.append(f"| {size} | (skipped after a time-out) |" + " |" * (len(header) - 2))
+                for values in series.values():
+                    values.append(None)
+                continue
+            parse, lower = row["parse"], row["lower"]
+            parse_t = parse[0] if parse else None
+            lower_t = lower[0] if lower else None
+            cells = [str(size), str(row["bytes"]), fmt(parse_t), fmt(lower_t) if lower else f"> {args.timeout:.0f}",
+                     fmt(lower_t / parse_t, 1) + "×" if lower_t and parse_t else "—"]
+            if shape == "kernels":
+                nvvm = row.get("nvvm")
+                cells.append(fmt(nvvm[0]) if nvvm else f"> {args.timeout:.0f}")
+                series["lego-to-nvvm"].append(nvvm[0] if nvvm else None)
+            for name in names:
+                value = lower[2].get(name) if lower else None
+                cells.append(fmt(value))
+                series[name].append(value)
+            cells.append(f"{fmt(parse and parse[1], 0)} / {fmt(lower and lower[1], 0)}")
+            series["parse + print"].append(parse_t)
+            series["lego-lower"].append(lower_t)
+            lines.append("| " + " | ".join(cells) + " |")
+        lines.append("")
+        lines.append("Growth ratio per doubling (from the previous N):")
+        lines.append("")
+        lines.append("| N | " + " | ".join(series) + " |")
+        lines.append("|" + "---:|" * (len(series) + 1))
+        ratios = {name: growth(values, sizes) for name, values in series.items()}
+        for k, size in enumerate(sizes):
+            if k == 0:
+                continue
+            lines.append(f"| {sizes[k - 1]}→{size} | " + " | ".join(fmt(ratios[name][k], 2) for name in series) + " |")
+        lines.append("")
+        plot_series[shape] = series
+    with open(args.out + ".md", "w") as out:
+        out.write("\n".join(lines) + "\n")
+    print(f"wrote {args.out}.md")
+    plot(args.out + ".png", sizes, plot_series)
+
+
+def plot(path, sizes, plot_series):
+    gnuplot = shutil.which("gnuplot")
+    if not gnuplot:
+        print("gnuplot not installed (apt-get install gnuplot-nox): no plot written")
+        return
+    data_dir = tempfile.mkdtemp(prefix="lego-compile-time-plot-")
+    try:
+        commands = [
+            "set terminal pngcairo size 1500,560 font ',9'",
+            f"set output '{path}'",
+            "set logscale xy",
+            "set xlabel 'N (layout applications)'",
+            "set ylabel 'seconds'",
+            "set key outside bottom center horizontal font ',8'",
+            "set grid",
+            f"set multiplot layout 1,{len(plot_series)}",
+        ]
+        for shape, series in plot_series.items():
+            plots = []
+            for k, (name, values) in enumerate(series.items()):
+                data = os.path.join(data_dir, f"{shape}-{k}.dat")
+                with open(data, "w") as out:
+                    for size, value in zip(sizes, values):
+                        if value is not None and value > 0:
+                            out.write(f"{size} {value}\n")
+                if os.path.getsize(data):
+                    plots.append(f"'{data}' using 1:2 with linespoints title '{name}'")
+            commands.append(f"set title '{shape}'")
+            commands.append("plot " + ", ".join(plots) if plots else "plot 1 notitle")
+        commands.append("unset multiplot")
+        subprocess.run([gnuplot], input="\n".join(commands), text=True, check=True)
+        print(f"wrote {path}")
+    finally:
+        shutil.rmtree(data_dir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
