@@ -22,7 +22,7 @@ func.func @g() {
 // -----
 
 // CHECK-NOT: error:
-// CHECK: lego.row [4]
+// CHECK: lego.row[4]
 func.func @ok() -> !lego.layout {
   %0 = "lego.row"() {static_dims = array<i64: 4>} : () -> !lego.layout
   return %0 : !lego.layout

@@ -5,7 +5,7 @@
 // CHECK: outcome: ok
 // CHECK-LABEL: func.func @f
 // CHECK: %[[C:.*]] = arith.constant 0 : index
-// CHECK-NEXT: %[[L0:.*]] = lego.row [4, 8] : !lego.layout
+// CHECK-NEXT: %[[L0:.*]] = lego.row[4, 8] : !lego.layout
 // CHECK-NEXT: %[[L1:.*]] = lego.order_by(%[[L0]]) : !lego.layout
 // CHECK-NEXT: %[[A:.*]] = lego.apply %[[L1]](%[[C]], %[[C]]) : !lego.layout
 // CHECK-NEXT: "test.op"() : () -> ()

@@ -6,23 +6,24 @@
 // RUN: lego-opt %s --split-input-file --lego-lower | FileCheck %s
 // RUN: lego-opt %s --split-input-file --lego-lower | FileCheck %s --check-prefix=NODIV
 
-// Expected by hand (semantics.md, tile_by): the load reads in[(32·by + ty)·1024 + 32·bx + tx]
-// = by·2^15 + ty·2^10 + bx·2^5 + tx; the store writes out at col [1024, 1024] of the same coordinates,
-// (32·by + ty) + (32·bx + tx)·1024 = by·2^5 + ty + bx·2^15 + tx·2^10.
+// Expected by hand (semantics.md, tile_by — the direct form, the inner layout's dims are the strides): the
+// load reads in[(32·by + ty)·1024 + (32·bx + tx)] = ((by << 5) + ty) << 10 + ((bx << 5) + tx); the store writes
+// out at col [1024, 1024] of the same coordinates, (32·by + ty) + (32·bx + tx)·1024.
 // CHECK-LABEL: func.func @transpose
 // CHECK-SAME: (%[[IN:.*]]: memref<1048576xf32>, %[[OUT:.*]]: memref<1048576xf32>, %[[S:.*]]: memref<32x32xindex>)
 // CHECK-DAG: %[[C5:.*]] = arith.constant 5 : index
 // CHECK-DAG: %[[C10:.*]] = arith.constant 10 : index
-// CHECK-DAG: %[[C15:.*]] = arith.constant 15 : index
 // CHECK: gpu.launch blocks(%[[BX:.*]], %[[BY:.*]], %{{.*}}) in {{.*}} threads(%[[TX:.*]], %[[TY:.*]], %{{.*}}) in
-// CHECK-DAG: arith.shli %[[BY]], %[[C15]] : index
-// CHECK-DAG: arith.shli %[[TY]], %[[C10]] : index
-// CHECK-DAG: arith.shli %[[BX]], %[[C5]] : index
-// CHECK: memref.load %[[IN]]
-// CHECK-DAG: arith.shli %[[BY]], %[[C5]] : index
-// CHECK-DAG: arith.shli %[[BX]], %[[C15]] : index
-// CHECK-DAG: arith.shli %[[TX]], %[[C10]] : index
-// CHECK: memref.store %{{.*}}, %[[OUT]]
+// CHECK: %[[BY5:.*]] = arith.shli %[[BY]], %[[C5]] : index
+// CHECK: %[[ROW:.*]] = arith.addi %[[TY]], %[[BY5]] : index
+// CHECK: %[[BX5:.*]] = arith.shli %[[BX]], %[[C5]] : index
+// CHECK: %[[COL:.*]] = arith.addi %[[TX]], %[[BX5]] : index
+// CHECK: %[[ROWS:.*]] = arith.shli %[[ROW]], %[[C10]] : index
+// CHECK: %[[LOAD:.*]] = arith.addi %[[COL]], %[[ROWS]] : index
+// CHECK: memref.load %[[IN]][%[[LOAD]]]
+// CHECK: %[[COLS:.*]] = arith.shli %[[COL]], %[[C10]] : index
+// CHECK: %[[STORE:.*]] = arith.addi %[[ROW]], %[[COLS]] : index
+// CHECK: memref.store %{{.*}}, %[[OUT]][%[[STORE]]]
 // CHECK: memref.store %[[TY]], %[[S]][%[[TY]], %[[TX]]]
 // CHECK: memref.store %[[TX]], %[[S]][%[[TX]], %[[TY]]]
 // CHECK: gpu.terminator

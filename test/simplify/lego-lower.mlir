@@ -3,19 +3,20 @@
 // RUN: lego-opt %s --split-input-file --lego-lower | FileCheck %s
 // RUN: lego-opt %s --split-input-file --pass-pipeline='builtin.module(lego-normalization{fold=true}, lego-to-arith{assume-bounds=true}, canonicalize, cse, lego-arith-simplification{verify-rewrites=true}, lego-strength-reduction, lego-materialize-assume-bounds{cleanup=true only-layout-contract=true}, canonicalize, cse)' 2>&1 | FileCheck %s
 
-// A (M×K = 1024×512, 64×32 tiles) by rows: (ti·64 + i)·512 + tk·32 + k = ti<<15 + i<<9 + tk<<5 + k.
+// A (M×K = 1024×512, 64×32 tiles) by rows, the direct form (semantics.md: the inner layout's dims are the
+// strides): (ti·64 + i)·512 + (tk·32 + k) = ((ti<<6) + i)<<9 + ((tk<<5) + k).
 // CHECK-LABEL: func.func @matmul_a_row
 // CHECK-SAME: (%[[TI:.*]]: index, %[[TK:.*]]: index, %[[I:.*]]: index, %[[K:.*]]: index)
-// CHECK-DAG: %[[C15:.*]] = arith.constant 15 : index
 // CHECK-DAG: %[[C9:.*]] = arith.constant 9 : index
+// CHECK-DAG: %[[C6:.*]] = arith.constant 6 : index
 // CHECK-DAG: %[[C5:.*]] = arith.constant 5 : index
 // In the lowering's order (lowering-form.md §3): innermost index first, each scaled term the addi's RHS.
-// CHECK: %[[C:.*]] = arith.shli %[[TK]], %[[C5]] : index
-// CHECK-NEXT: %[[S1:.*]] = arith.addi %[[K]], %[[C]] : index
-// CHECK-NEXT: %[[B:.*]] = arith.shli %[[I]], %[[C9]] : index
-// CHECK-NEXT: %[[S2:.*]] = arith.addi %[[S1]], %[[B]] : index
-// CHECK-NEXT: %[[A:.*]] = arith.shli %[[TI]], %[[C15]] : index
-// CHECK-NEXT: %[[S3:.*]] = arith.addi %[[S2]], %[[A]] : index
+// CHECK: %[[A:.*]] = arith.shli %[[TI]], %[[C6]] : index
+// CHECK-NEXT: %[[ROW:.*]] = arith.addi %[[I]], %[[A]] : index
+// CHECK-NEXT: %[[B:.*]] = arith.shli %[[TK]], %[[C5]] : index
+// CHECK-NEXT: %[[COL:.*]] = arith.addi %[[K]], %[[B]] : index
+// CHECK-NEXT: %[[ROWS:.*]] = arith.shli %[[ROW]], %[[C9]] : index
+// CHECK-NEXT: %[[S3:.*]] = arith.addi %[[COL]], %[[ROWS]] : index
 // CHECK-NOT: arith.divui
 // CHECK-NOT: arith.remui
 // CHECK-NOT: arith.muli
