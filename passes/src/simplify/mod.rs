@@ -168,7 +168,11 @@ fn collect_roots(root: MlirOperation, dead: &HashSet<Key>) -> Vec<MlirValue> {
             // Results of affine index ops are roots of their own: shared by several expressions, they are
             // only replaced (by unsigned arithmetic) when rewritten as values.
             let affine = ir::op_name(op).starts_with("affine.");
-            if affine || ir::users(value).into_iter().any(|user| !dead.contains(&ir::op_key(user)) && !absorbs(user, value)) {
+            // So is a step of an outermost-first unflatten chain (`divui`/`remui` of a `remui`): the other
+            // results share its operand, so it is rewritten on its own, as a value (see `removes_chain_step`).
+            let chain_step = matches!(ir::op_name(op), "arith.divui" | "arith.remui")
+                && ir::operand(op, 0).and_then(ir::defining_op).is_some_and(|def| ir::op_name(def) == "arith.remui");
+            if affine || chain_step || ir::users(value).into_iter().any(|user| !dead.contains(&ir::op_key(user)) && !absorbs(user, value)) {
                 roots.push(value);
             }
         }
@@ -183,6 +187,13 @@ fn value_cost(value: MlirValue) -> Cost {
     let division = Cost { ops: 1, divrem: 1 };
     match ir::op_name(op) {
         "arith.constant" => Cost::default(),
+        // By a power of two: a shift or a mask after lego-strength-reduction, as `cost::cost_of` counts it
+        // (counted as a division here, re-emitting the same op would look like a saving, round after round).
+        "arith.divui" | "arith.remui"
+            if ir::operand(op, 1).and_then(ir::constant_value).is_some_and(u64::is_power_of_two) =>
+        {
+            one
+        }
         "arith.divui" | "arith.remui" => division,
         "affine.linearize_index" => {
             let Some(linearize) = Linearize::read(op) else { return one };
@@ -330,7 +341,18 @@ impl Plan {
         // (lowering-form.md §4: `(r + 20) div 10 → r div 10 + 2`, the published rewrite).
         self.saving() > (0, 0)
             || (self.saving() == (0, 0)
-                && (self.freed.removes_affine || self.firings.contains(&"(d·q + r) div d → q + r div d")))
+                && (self.freed.removes_affine
+                    || self.firings.contains(&"(d·q + r) div d → q + r div d")
+                    || (self.firings.iter().any(|rule| rules::CHAIN_RULES.contains(rule)) && self.removes_chain_step())))
+    }
+
+    /// Whether a `divui`/`remui` of a `remui` (a step of an outermost-first unflatten chain) dies: only then
+    /// does a tie rewrite move toward the shared innermost-first chain (and cannot repeat round after round).
+    fn removes_chain_step(&self) -> bool {
+        self.freed.ops.iter().any(|op| {
+            matches!(ir::op_name(*op), "arith.divui" | "arith.remui")
+                && ir::operand(*op, 0).and_then(ir::defining_op).is_some_and(|def| ir::op_name(def) == "arith.remui")
+        })
     }
 }
 

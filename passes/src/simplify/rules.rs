@@ -12,9 +12,11 @@
 //! | 6 `(n + y) div 1 → n + y` | [`Engine::make_div`] | — |
 //! | 7 `a·(x div a) + x mod a → x` | [`Engine::merge_div_rem`] | — (an identity of unsigned division, also for a = 0 where `x urem 0 = x`) |
 //!
-//! Besides: `x mod 1 → 0`, constant folding, `(x div a) div b → x div (a·b)` and `(x mod m) mod a → x mod a`
-//! for constants with `a | m`, and the power-of-two remainder `x mod 2^k` that drops every monomial whose
-//! coefficient is a multiple of `2^k` (exact even with wrap-around). Re-association and distribution are
+//! Besides: `x mod 1 → 0`, constant folding, `(x div a) div b → x div (a·b)` for constants, the unflatten-chain
+//! rules `(x mod (a·b)) mod b → x mod b` and `(x mod (a·b)) div b → (x div b) mod a` (`b` a constant dividing
+//! the modulus or a factor of a symbolic product; `a·b ≠ 0` and no wrap-around proved), and the power-of-two
+//! remainder `x mod 2^k` that drops every monomial whose coefficient is a multiple of `2^k` (exact even with
+//! wrap-around). Re-association and distribution are
 //! implicit in the polynomial form; the emitter ([`super::cost`]) picks factored or expanded forms.
 
 use super::{
@@ -38,6 +40,11 @@ const MAX_READ_DEPTH: usize = 200;
 /// Values this large in magnitude stand for "unbounded" in [`Bounds`].
 const INFINITY: i128 = 1 << 120;
 const TWO_64: i128 = 1 << 64;
+
+/// The rewrites that turn an outermost-first unflatten chain (`x mod (a·b)`, then `div b` and `mod b`) into
+/// the innermost-first one, whose quotients the other results share: each step alone costs the same, the
+/// chain together less, so the simplifier takes them at equal cost when they remove a chain step.
+pub const CHAIN_RULES: &[&str] = &["(x mod (a·b)) div b → (x div b) mod a", "(x mod m) mod a → x mod a (a | m)"];
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Atom {
@@ -681,6 +688,20 @@ impl<'r> Engine<'r> {
                 }
             }
         }
+        // (x mod (a·b)) div b → (x div b) mod a: an unflatten chain that divides by full strides, outermost
+        // first, becomes one that divides innermost first, so `x div b` is shared by every result (and by CSE
+        // between results). With x = q·a·b + s·b + t (s < a, t < b) both sides are s; needs a·b ≠ 0 without
+        // wrap-around (the program divides by it: division by zero is undefined; `fits` proves the product does
+        // not wrap, or assume-no-wrap gives it).
+        if let Some(Atom::Rem(inner, modulus)) = x.as_atom().map(|atom| self.atoms[atom].clone()) {
+            if let Some(a) = self.cofactor(&modulus, &y) {
+                if self.nonzero(&modulus) && self.fits(&modulus) && self.fits(&a) && self.fits(&y) {
+                    self.fire("(x mod (a·b)) div b → (x div b) mod a");
+                    let quotient = self.make_div(inner, y);
+                    return self.make_rem(quotient, a);
+                }
+            }
+        }
         if x.is_zero() {
             if self.nonzero(&y) {
                 self.fire("0 div d → 0");
@@ -765,6 +786,15 @@ impl<'r> Engine<'r> {
         }
     }
 
+    /// `a` with `m = a·b` exactly (as polynomials: `b` one monomial dividing every monomial of `m`), `a ≠ 0`.
+    fn cofactor(&self, m: &Poly, b: &Poly) -> Option<Poly> {
+        if b.is_zero() || b.as_constant() == Some(1) {
+            return None;
+        }
+        let (a, rest) = m.split(b)?;
+        (rest.is_zero() && !a.is_zero()).then_some(a)
+    }
+
     fn div_atom(&mut self, x: Poly, y: Poly) -> Poly {
         Poly::atom(self.intern(Atom::Div(x, y)))
     }
@@ -783,13 +813,6 @@ impl<'r> Engine<'r> {
                     self.fire("constant folding");
                     return Poly::constant(dividend % modulus);
                 }
-                // (x mod m) mod a → x mod a when a | m
-                if let Some(Atom::Rem(inner, m)) = x.as_atom().map(|atom| self.atoms[atom].clone()) {
-                    if m.as_constant().is_some_and(|m| m != 0 && m % modulus == 0) {
-                        self.fire("(x mod m) mod a → x mod a (a | m)");
-                        return self.make_rem(inner, y);
-                    }
-                }
                 if modulus.is_power_of_two() {
                     // Rule 1 for d = 2^k, exact even with wrap-around: 2^k divides 2^64.
                     let mut reduced = Poly::zero();
@@ -801,6 +824,14 @@ impl<'r> Engine<'r> {
                         x = reduced;
                     }
                 }
+            }
+        }
+        // (x mod (a·b)) mod b → x mod b: x = q·a·b + r gives x mod b = r mod b; needs a·b ≠ 0 without
+        // wrap-around (the program divides by it), for constants and symbolic products alike.
+        if let Some(Atom::Rem(inner, m)) = x.as_atom().map(|atom| self.atoms[atom].clone()) {
+            if self.cofactor(&m, &y).is_some() && self.nonzero(&m) && self.fits(&m) && self.fits(&y) {
+                self.fire("(x mod m) mod a → x mod a (a | m)");
+                return self.make_rem(inner, y);
             }
         }
         if x.is_zero() {
