@@ -1,5 +1,5 @@
-// RUN: lego-opt %s --split-input-file --verify-diagnostics --lego-verify-bijectivity
-// RUN: not lego-opt %s --split-input-file --lego-verify-bijectivity -o /dev/null
+// RUN: lego-opt %s --split-input-file --verify-diagnostics --lego-verify-bijectivity='timeout-ms=60000'
+// RUN: not lego-opt %s --split-input-file --lego-verify-bijectivity='timeout-ms=60000' -o /dev/null
 // Negative twins of bijectivity.mlir: wrong inverses are caught with a concrete counterexample (an error, so
 // the pass fails), and what cannot be verified is a warning, never an error and never a "proved".
 // Errors start with the published sentence of the refuted direction (both directions are checked and each
