@@ -178,7 +178,7 @@ fn corpus() -> Corpus {
     add_layout(&mut corpus, "matmul_tiled", &matmul, &mut rng);
     let symbolic_row = Layout::row([Dim::sym(37), Dim::lit(5), Dim::sym(11)]).expect("row");
     add_layout(&mut corpus, "symbolic_row", &symbolic_row, &mut rng);
-    let config = RandomConfig { max_numel: 4096, max_depth: 3, symbolic_percent: 25, allow_expand_by: true };
+    let config = RandomConfig { max_numel: 4096, max_depth: 3, symbolic_percent: 25, allow_expand_by: true, only_tile_by: false };
     for k in 0..16 {
         let layout = random_layout(&mut rng, &config);
         add_layout(&mut corpus, &format!("random{k}"), &layout, &mut rng);
