@@ -1,4 +1,7 @@
-// RUN: lego-opt timeout-f125ce5e59.mlir --lego-to-llvm --lego-to-llvm
+// A lego-fuzz finding (bench/fuzz): over 20 s and ~1 GiB in lego-arith-simplification before the simplifier's
+// deterministic work budget and Z3 resource limits. Now exit 0. Bound: 120 s (hang guard, not a timing assertion).
+// RUN: %outcome --timeout 120 --expect ok -- lego-opt %s --lego-to-llvm --lego-to-llvm | FileCheck %s
+// CHECK: outcome: ok
 // Outcome: timeout (exit status -9, 20.1 s, 353 MiB); found by lego-fuzz seed 1502, case 3173 (generated)
 // Signature: timeout: --lego-to-llvm
 func.func @f(%n0: index, %i0: index, %i1: index, %i2: index, %i3: index, %i4: index, %i5: index, %i6: index, %i7: index, %i8: index, %i9: index, %i10: index, %i11: index, %m: memref<?xf32>) -> index {
