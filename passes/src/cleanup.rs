@@ -37,12 +37,18 @@ fn unused(op: MlirOperation) -> bool {
 /// one), so every user is visited — and erased if dead — before the op it uses; ops nested in a region come
 /// after the op holding it in IR order, so none is visited after it went with its parent.
 pub fn erase_dead_pure_lego_ops(root: MlirOperation) -> usize {
+    erase_dead_pure_lego_ops_counting(root).0
+}
+
+/// [`erase_dead_pure_lego_ops`], also returning how many pure lego ops there were.
+fn erase_dead_pure_lego_ops_counting(root: MlirOperation) -> (usize, usize) {
     let mut candidates = Vec::new();
     ir::walk(root, &mut |op| {
         if is_pure_lego_op(op) {
             candidates.push(op);
         }
     });
+    let found = candidates.len();
     let mut erased = 0;
     for op in candidates.into_iter().rev() {
         if unused(op) {
@@ -50,7 +56,7 @@ pub fn erase_dead_pure_lego_ops(root: MlirOperation) -> usize {
             erased += 1;
         }
     }
-    erased
+    (erased, found)
 }
 
 /// MLIR's greedy driver with no patterns on `root`: folding, constant uniquing and hoisting, dead-op erasure.
@@ -76,13 +82,14 @@ pub fn fold_greedily(root: MlirOperation) -> bool {
 /// The §0 clean-up of a lego rewrite pass on `root` (the op the pass runs on).
 pub fn greedy_cleanup(root: MlirOperation) {
     let _span = tracing::debug_span!(target: "lego", "greedy-cleanup").entered();
-    let before = erase_dead_pure_lego_ops(root);
+    let (before, found) = erase_dead_pure_lego_ops_counting(root);
     if !fold_greedily(root) {
         tracing::debug!(target: "lego", "greedy clean-up did not converge");
     }
     // Folding can leave lego ops without users (an `apply` whose result was multiplied by 0); their operands
-    // may be constants, which one more driver run then erases.
-    let after = erase_dead_pure_lego_ops(root);
+    // may be constants, which one more driver run then erases. Folding creates no lego op: with none left
+    // before it (every pass after lego-to-arith), there is nothing to look for.
+    let after = if found > before { erase_dead_pure_lego_ops(root) } else { 0 };
     if after > 0 {
         fold_greedily(root);
     }

@@ -9,7 +9,7 @@ use super::{
     rules::{Atom, Engine},
 };
 use mlir_sys::{MlirOperation, MlirType, MlirValue};
-use std::collections::{HashMap, HashSet};
+use super::ir::{HashMap, HashSet};
 
 /// Operation count, then how many of those are divisions/remainders (the expensive ones).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
@@ -77,7 +77,7 @@ pub fn cost_of(exprs: &[&Expr]) -> Cost {
             visit(b, seen, cost);
         }
     }
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     let mut cost = Cost::default();
     for expr in exprs {
         visit(expr, &mut seen, &mut cost);
@@ -104,7 +104,7 @@ impl<'p, 'e, 'r> Planner<'p, 'e, 'r> {
         reusable: &'p dyn Fn(MlirValue) -> bool,
         known: &'p HashMap<String, Vec<MlirValue>>,
     ) -> Self {
-        Planner { engine, reusable, values: HashMap::new(), memo: HashMap::new(), known, _marker: std::marker::PhantomData }
+        Planner { engine, reusable, values: HashMap::default(), memo: HashMap::default(), known, _marker: std::marker::PhantomData }
     }
 
     fn existing(&mut self, poly: &Poly) -> Option<Expr> {
@@ -226,7 +226,7 @@ impl<'p, 'e, 'r> Planner<'p, 'e, 'r> {
 
     /// `a·(Σ terms with a, a removed) + rest` for the atom in most monomials (at least two).
     fn factored_by_atom(&mut self, poly: &Poly) -> Option<Expr> {
-        let mut counts: HashMap<AtomId, usize> = HashMap::new();
+        let mut counts: HashMap<AtomId, usize> = HashMap::default();
         for (monomial, _) in poly.terms() {
             let mut atoms = monomial.clone();
             atoms.dedup();
@@ -300,7 +300,7 @@ pub struct Materializer<'m> {
 
 impl<'m> Materializer<'m> {
     pub fn new(anchor: MlirOperation, r#type: MlirType, values: &'m HashMap<Key, MlirValue>) -> Self {
-        Materializer { anchor, r#type, values, cache: HashMap::new(), created: Vec::new() }
+        Materializer { anchor, r#type, values, cache: HashMap::default(), created: Vec::new() }
     }
 
     /// The value emitted for `expr`, if it was.

@@ -339,3 +339,61 @@ pub fn op_dominates(a: MlirOperation, b: MlirOperation) -> bool {
         }
     }
 }
+
+/// Hash maps and sets of the simplifier. Its keys are handle addresses, atom ids and small polynomials, hashed
+/// millions of times per module: std's SipHash (DoS-resistant, slow on short keys) showed up in profiles. The
+/// inputs are the user's own IR, so a fast multiplicative hash is enough; iteration order never decides output
+/// (it was random per run before).
+pub type HashMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<FastHasher>>;
+pub type HashSet<K> = std::collections::HashSet<K, std::hash::BuildHasherDefault<FastHasher>>;
+
+/// A word-at-a-time multiplicative hash (the Fx construction: rotate, xor, multiply by an odd constant).
+#[derive(Clone, Copy, Default)]
+pub struct FastHasher {
+    hash: u64,
+}
+
+impl FastHasher {
+    const MULTIPLIER: u64 = 0xf135_7aea_2e62_a9c5;
+
+    fn add(&mut self, word: u64) {
+        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(Self::MULTIPLIER);
+    }
+}
+
+impl std::hash::Hasher for FastHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut word = [0u8; 8];
+            word[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(word) ^ ((rest.len() as u64) << 59));
+        }
+    }
+    fn write_u8(&mut self, value: u8) {
+        self.add(value as u64);
+    }
+    fn write_u16(&mut self, value: u16) {
+        self.add(value as u64);
+    }
+    fn write_u32(&mut self, value: u32) {
+        self.add(value as u64);
+    }
+    fn write_u64(&mut self, value: u64) {
+        self.add(value);
+    }
+    fn write_usize(&mut self, value: usize) {
+        self.add(value as u64);
+    }
+    fn finish(&self) -> u64 {
+        // The product's entropy is in its high bits; the table indexes buckets by the low ones (addresses as
+        // keys have zero low bits).
+        self.hash.rotate_left(26)
+    }
+}

@@ -37,7 +37,7 @@ use mlir_sys::{MlirOperation, MlirValue};
 use ranges::Ranges;
 use rules::{is_expression_op, Delinearize, Engine, Linearize};
 use smt::SmtProver;
-use std::collections::{HashMap, HashSet};
+use ir::{HashMap, HashSet};
 
 /// Users of one value looked at when deciding whether it dies with a root (see `dying`).
 const MAX_USERS_WALKED: usize = 64;
@@ -232,7 +232,7 @@ struct Dying {
 fn dying(root: MlirValue, read: &HashSet<Key>, dead_ops: &HashSet<Key>, keep: &HashSet<Key>) -> Dying {
     // Post-order over operand edges from the root, restricted to values read as arithmetic.
     let mut order = Vec::new();
-    let mut visited = HashSet::new();
+    let mut visited = HashSet::default();
     let mut stack: Vec<(MlirOperation, bool)> = ir::defining_op(root).into_iter().map(|op| (op, false)).collect();
     while let Some((op, expanded)) = stack.pop() {
         if expanded {
@@ -254,8 +254,8 @@ fn dying(root: MlirValue, read: &HashSet<Key>, dead_ops: &HashSet<Key>, keep: &H
             }
         }
     }
-    let mut result = Dying { values: HashSet::new(), ops: Vec::new(), cost: Cost::default(), removes_affine: false };
-    let mut dying_ops: HashSet<Key> = HashSet::new();
+    let mut result = Dying { values: HashSet::default(), ops: Vec::new(), cost: Cost::default(), removes_affine: false };
+    let mut dying_ops: HashSet<Key> = HashSet::default();
     // Users come before definitions in the reversed post-order.
     for op in order.into_iter().rev() {
         // A value shared by many ops (typically a constant used all over a function) does not die with one root:
@@ -363,6 +363,7 @@ fn plan_root(
     dead_ops: &HashSet<Key>,
     known: &HashMap<String, Vec<MlirValue>>,
     eager: bool,
+    guard_refused: &mut bool,
 ) -> Option<Plan> {
     let def = ir::defining_op(value)?;
     let r#type = ir::value_type(value);
@@ -371,7 +372,7 @@ fn plan_root(
     engine.collect_scoped_facts(value);
     let simplified = engine.poly_of(value);
     let read = engine.read_values().clone();
-    let preliminary = dying(value, &read, dead_ops, &HashSet::new());
+    let preliminary = dying(value, &read, dead_ops, &HashSet::default());
     let reusable = |candidate: MlirValue| {
         let key = ir::key(candidate);
         key != ir::key(value)
@@ -404,6 +405,7 @@ fn plan_root(
         read_known,
         ..plan
     });
+    *guard_refused = engine.guard_refused;
     *smt = std::mem::take(&mut engine.smt);
     plan
 }
@@ -417,7 +419,7 @@ fn costed_plan(
     read: &HashSet<Key>,
     dead_ops: &HashSet<Key>,
 ) -> Option<Plan> {
-    let mut keep = HashSet::new();
+    let mut keep = HashSet::default();
     referenced_values(&expr, &mut keep);
     if keep.contains(&ir::key(value)) {
         return None;
@@ -444,7 +446,7 @@ fn shallow_linearize_plan(value: MlirValue, def: MlirOperation, dead_ops: &HashS
         return None;
     }
     let linearize = Linearize::read(def)?;
-    let mut values = HashMap::new();
+    let mut values = HashMap::default();
     let mut leaf = |value: MlirValue| {
         values.insert(ir::key(value), value);
         Expr::Value(ir::key(value))
@@ -459,7 +461,7 @@ fn shallow_linearize_plan(value: MlirValue, def: MlirOperation, dead_ops: &HashS
         };
         expr = Expr::Bin(cost::BinKind::Add, Box::new(Expr::Bin(cost::BinKind::Mul, Box::new(expr), Box::new(size))), Box::new(leaf(*index)));
     }
-    costed_plan(value, expr, values, &HashSet::new(), dead_ops)
+    costed_plan(value, expr, values, &HashSet::default(), dead_ops)
 }
 
 /// One round over every root; returns whether anything changed.
@@ -477,7 +479,7 @@ fn round(
     // `affine.linearize_index` carrying them is still in the cone.
     let mut roots = collect_roots(root, &dead.ops);
     roots.reverse();
-    let mut known: HashMap<String, Vec<MlirValue>> = HashMap::new();
+    let mut known: HashMap<String, Vec<MlirValue>> = HashMap::default();
     let mut changed = false;
     for value in roots {
         let Some(def) = ir::defining_op(value) else { continue };
@@ -489,8 +491,15 @@ fn round(
         }
         let r#type = ir::value_type(value);
         // Plan with the partial rule forms guarded by the local estimate, and eagerly; keep the better one.
-        let guarded = plan_root(&mut ranges, smt, value, &dead.ops, &known, false);
-        let eager = plan_root(&mut ranges, smt, value, &dead.ops, &known, true);
+        // The eager reading only differs where a guard refused a partial form: otherwise it repeats the
+        // guarded one step for step (same reads, proofs and budget), so it is not run.
+        let mut guard_refused = false;
+        let guarded = plan_root(&mut ranges, smt, value, &dead.ops, &known, false, &mut guard_refused);
+        let eager = if guard_refused {
+            plan_root(&mut ranges, smt, value, &dead.ops, &known, true, &mut guard_refused)
+        } else {
+            None
+        };
         let plan = match (guarded, eager) {
             (Some(a), Some(b)) => {
                 let b_wins = b.saving() > a.saving() || (b.saving() == a.saving() && b.worth_it() && !a.worth_it());

@@ -17,9 +17,8 @@
 //! the assumption is executed too, so the fact holds flow-insensitively for every use. An assumption placed
 //! elsewhere (e.g. inside a loop about a value defined outside) is ignored, never over-applied.
 
-use super::ir::{self, Key};
+use super::ir::{self, HashMap, HashSet, Key};
 use mlir_sys::{MlirOperation, MlirValue};
-use std::collections::{HashMap, HashSet};
 
 /// An interval of unsigned values `lo ..= hi` of a value's bit width.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,6 +99,10 @@ pub struct Ranges {
     fact_set: HashSet<(Key, Rel, Key, bool)>,
     loops: HashMap<Key, LoopFact>,
     memo: HashMap<Key, Interval>,
+    /// Results that met a cut cycle of facts, reused for the rest of the current top-level query only (a later
+    /// query, where other values are in progress, recomputes them). Without it every value of a DAG-shaped cone
+    /// below a cycle is recomputed once per path: exponential in the depth of the cone.
+    provisional: HashMap<Key, Interval>,
     in_progress: HashSet<Key>,
     depth: usize,
     cuts: usize,
@@ -123,15 +126,16 @@ impl Ranges {
     /// Collects the facts of every assumption, loop and GPU launch under `root`.
     pub fn new(root: MlirOperation) -> Ranges {
         let mut ranges = Ranges {
-            facts: HashMap::new(),
-            fact_set: HashSet::new(),
-            loops: HashMap::new(),
-            memo: HashMap::new(),
-            in_progress: HashSet::new(),
+            facts: HashMap::default(),
+            fact_set: HashSet::default(),
+            loops: HashMap::default(),
+            memo: HashMap::default(),
+            provisional: HashMap::default(),
+            in_progress: HashSet::default(),
             assume_no_wrap: false,
             depth: 0,
             cuts: 0,
-            dominating: HashMap::new(),
+            dominating: HashMap::default(),
         };
         ir::walk(root, &mut |op| ranges.collect(op));
         ranges
@@ -326,8 +330,11 @@ impl Ranges {
         if self.depth == 0 {
             self.warm(value);
             if let Some(known) = self.memo.get(&key) {
+                self.provisional.clear();
                 return Some(*known);
             }
+        } else if let Some(known) = self.provisional.get(&key) {
+            return Some(*known);
         }
         if self.in_progress.contains(&key) || self.depth > MAX_DEPTH {
             self.cuts += 1;
@@ -344,6 +351,11 @@ impl Ranges {
         // A result that met a cut cycle may be less precise than the value deserves: keep it only at the top.
         if self.cuts == cuts || self.depth == 0 {
             self.memo.insert(key, refined);
+        } else {
+            self.provisional.insert(key, refined);
+        }
+        if self.depth == 0 {
+            self.provisional.clear();
         }
         Some(refined)
     }
@@ -353,7 +365,7 @@ impl Ranges {
     /// time and no recursion instead of a depth cut that is recomputed at every query.
     fn warm(&mut self, value: MlirValue) {
         let mut order = Vec::new();
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         let mut stack = vec![(value, false)];
         while let Some((value, expanded)) = stack.pop() {
             if expanded {

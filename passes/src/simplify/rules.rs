@@ -26,7 +26,7 @@ use super::{
     smt::SmtProver,
 };
 use mlir_sys::{MlirOperation, MlirValue};
-use std::collections::{HashMap, HashSet};
+use super::ir::{HashMap, HashSet};
 
 /// Largest polynomial (in monomials) a product may produce before it is kept as an opaque value.
 const MONOMIAL_LIMIT: usize = 48;
@@ -116,6 +116,11 @@ pub struct Engine<'r> {
     /// Apply the partial forms of rules 1 and 2 (`q + r div d`, `r mod d`) even when the local estimate says
     /// they cost more (the caller plans both ways and keeps the cheaper root).
     pub eager: bool,
+    /// Whether a guard of a partial rule form refused (only then can an eager plan differ from this one).
+    pub guard_refused: bool,
+    /// Canonical texts of atoms already named (an atom's text never changes; nested divisions would otherwise
+    /// be formatted again at every mention).
+    atom_texts: std::cell::RefCell<HashMap<AtomId, std::rc::Rc<str>>>,
     scoped_values: HashMap<Key, MlirValue>,
     pub firings: Vec<Firing>,
     /// Conditions that could not be proved (each left the IR unchanged).
@@ -133,22 +138,24 @@ impl<'r> Engine<'r> {
         Engine {
             ranges,
             atoms: Vec::new(),
-            ids: HashMap::new(),
-            leaf_values: HashMap::new(),
-            bounds_memo: HashMap::new(),
-            memo: HashMap::new(),
-            by_poly: HashMap::new(),
-            scoped: HashMap::new(),
-            reading: HashSet::new(),
-            read_values: HashSet::new(),
+            ids: HashMap::default(),
+            leaf_values: HashMap::default(),
+            bounds_memo: HashMap::default(),
+            memo: HashMap::default(),
+            by_poly: HashMap::default(),
+            scoped: HashMap::default(),
+            reading: HashSet::default(),
+            read_values: HashSet::default(),
             depth: 0,
             smt,
             eager: false,
-            scoped_values: HashMap::new(),
+            guard_refused: false,
+            atom_texts: Default::default(),
+            scoped_values: HashMap::default(),
             firings: Vec::new(),
             unproved: Vec::new(),
-            proof_cache: HashMap::new(),
-            divisors: HashSet::new(),
+            proof_cache: HashMap::default(),
+            divisors: HashSet::default(),
             work: 0,
         }
     }
@@ -222,7 +229,7 @@ impl<'r> Engine<'r> {
                 }
             }
         }
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         let mut stack = vec![root];
         while let Some(value) = stack.pop() {
             if !seen.insert(ir::key(value)) || seen.len() > 4096 {
@@ -720,6 +727,7 @@ impl<'r> Engine<'r> {
                     self.fire(if tail.is_zero() { "(d·q + r) div d → q (0 ≤ r < d)" } else { "(d·q + r) div d → q + r div d" });
                     return split;
                 }
+                self.guard_refused = true;
                 self.firings.truncate(firings);
             }
         }
@@ -848,6 +856,7 @@ impl<'r> Engine<'r> {
                     self.fire("(d·q + r) mod d → r mod d");
                     return reduced;
                 }
+                self.guard_refused = true;
                 self.firings.truncate(firings);
             }
         }
@@ -890,7 +899,7 @@ impl<'r> Engine<'r> {
     /// A quick estimate of what emitting `poly` costs (values that already exist are free): chooses between
     /// a rule's partial form and the unrewritten one; the exact choice is made for the whole root later.
     pub fn estimate(&self, poly: &Poly) -> (usize, usize) {
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         self.estimate_into(poly, &mut seen)
     }
 
@@ -978,7 +987,7 @@ impl<'r> Engine<'r> {
         let mut terms: Vec<String> = poly
             .terms()
             .map(|(monomial, coefficient)| {
-                let mut factors: Vec<String> = monomial.iter().map(|atom| self.canonical_atom(*atom)).collect();
+                let mut factors: Vec<std::rc::Rc<str>> = monomial.iter().map(|atom| self.canonical_atom(*atom)).collect();
                 factors.sort();
                 format!("{}*{}", coefficient, factors.join("*"))
             })
@@ -987,12 +996,18 @@ impl<'r> Engine<'r> {
         terms.join("+")
     }
 
-    fn canonical_atom(&self, id: AtomId) -> String {
-        match &self.atoms[id] {
+    fn canonical_atom(&self, id: AtomId) -> std::rc::Rc<str> {
+        if let Some(text) = self.atom_texts.borrow().get(&id) {
+            return text.clone();
+        }
+        let text: std::rc::Rc<str> = match &self.atoms[id] {
             Atom::Leaf(key) => format!("%{key:x}"),
             Atom::Div(x, y) => format!("({} / {})", self.canonical_poly(x), self.canonical_poly(y)),
             Atom::Rem(x, y) => format!("({} % {})", self.canonical_poly(x), self.canonical_poly(y)),
         }
+        .into();
+        self.atom_texts.borrow_mut().insert(id, text.clone());
+        text
     }
 
     /// The mathematical value of `poly` (signed coefficients) at `sample` (leaf values); `None` when a leaf is
@@ -1062,7 +1077,7 @@ impl<'r> Engine<'r> {
         let signs: Vec<HashMap<AtomId, i8>> = directions
             .iter()
             .map(|(poly, maximize)| {
-                let mut signs: HashMap<AtomId, i8> = HashMap::new();
+                let mut signs: HashMap<AtomId, i8> = HashMap::default();
                 for (monomial, coefficient) in poly.terms() {
                     let sign: i8 = if (signed(coefficient) > 0) == *maximize { 1 } else { -1 };
                     for atom in monomial {
@@ -1076,7 +1091,7 @@ impl<'r> Engine<'r> {
             })
             .collect();
         for round in 0..32 + signs.len() {
-            let mut sample = HashMap::new();
+            let mut sample = HashMap::default();
             for (id, (bounds, _)) in leaves.iter().zip(&facts) {
                 let (lo, hi) = (bounds.lo.max(0) as u64, bounds.hi.clamp(0, TWO_64 - 1) as u64);
                 let value = match round {

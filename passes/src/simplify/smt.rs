@@ -12,7 +12,7 @@ use super::{
     rules::{Atom, Engine},
 };
 use lego_smt::{BinOp, Flags, Outcome, Query, Term};
-use std::collections::{HashMap, HashSet};
+use super::ir::{HashMap, HashSet};
 
 /// Leaves whose facts a query may carry (the query stays small).
 const MAX_LEAVES: usize = 48;
@@ -54,8 +54,8 @@ impl Default for SmtProver {
             wall_clock_hits: 0,
             calls: 0,
             sampled_out: 0,
-            cache: HashMap::new(),
-            query_cache: HashMap::new(),
+            cache: HashMap::default(),
+            query_cache: HashMap::default(),
         }
     }
 }
@@ -67,7 +67,7 @@ struct Encoder {
 
 impl Encoder {
     fn new() -> Encoder {
-        Encoder { atoms: HashMap::new(), leaves: Vec::new() }
+        Encoder { atoms: HashMap::default(), leaves: Vec::new() }
     }
 
     fn atom(&mut self, engine: &Engine, id: AtomId) -> Term {
@@ -130,7 +130,7 @@ impl Encoder {
     /// Facts about every leaf reached so far (and the leaves their facts bring in, up to a limit).
     fn facts(&mut self, engine: &mut Engine) -> Vec<Term> {
         let mut facts = Vec::new();
-        let mut done = HashSet::new();
+        let mut done = HashSet::default();
         let mut next = 0;
         // The goal's own leaves get interval and relational facts; leaves that only relations bring in get
         // their intervals (keeps queries small: Z3 bit-blasts every product).

@@ -14,7 +14,7 @@ use super::{
 };
 use lego_smt::{Outcome, Query, Term};
 use mlir_sys::MlirValue;
-use std::collections::{HashMap, HashSet};
+use super::ir::{HashMap, HashSet};
 
 pub enum Verdict {
     Proved,
@@ -276,7 +276,7 @@ fn floor_mod(x: &Term, divisor: &Term, width: u32) -> Term {
 /// included), or `None` when some value is not bounded below 2^63.
 fn largest_value(ranges: &mut Ranges, roots: &[MlirValue]) -> Option<u64> {
     let mut largest = 1u64;
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     let mut stack = roots.to_vec();
     while let Some(value) = stack.pop() {
         if !seen.insert(ir::key(value)) || seen.len() > MAX_OPS {
@@ -331,13 +331,13 @@ pub fn validate(
     };
     tracing::debug!(target: "lego", "translation validation at {width} bits");
     let mut encoder = Encoder {
-        divisions: HashMap::new(),
+        divisions: HashMap::default(),
         definitions: Vec::new(),
         width,
         ranges,
-        terms: HashMap::new(),
+        terms: HashMap::default(),
         leaves: Vec::new(),
-        leaf_keys: HashSet::new(),
+        leaf_keys: HashSet::default(),
         premises: Vec::new(),
         no_wrap_premises: Vec::new(),
         collect_premises: true,

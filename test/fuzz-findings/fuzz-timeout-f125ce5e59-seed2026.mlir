@@ -1,6 +1,10 @@
-// RUN: lego-opt timeout-f125ce5e59.mlir --lego-to-llvm
+// A lego-fuzz finding (bench/fuzz, seed 2026, case 1772): lego-to-llvm ran past 60 s in the simplifier's range
+// analysis. `lego.assume_bounds %f ub : %i0` makes a cycle of facts (f < i0, i0 > f) under the DAG-shaped cone of
+// %f; results that met the cycle were not memoized, so every value of the cone was recomputed once per path
+// (exponential). They are now reused for the rest of the query. Bound: 120 s (hang guard, not a timing assertion).
+// RUN: %outcome --timeout 120 --expect ok -- lego-opt %s --lego-to-llvm | FileCheck %s
+// CHECK: outcome: ok
 // Outcome: timeout (exit status -9, 20.0 s, 80 MiB); found by lego-fuzz seed 2026, case 1772 (generated)
-// Signature: timeout: --lego-to-llvm
 func.func @f(%n0: index, %i0: index, %i1: index, %i2: index, %i3: index, %i4: index, %i5: index, %i6: index, %i7: index, %i8: index, %i9: index, %i10: index, %i11: index, %i12: index, %i13: index, %i14: index, %i15: index, %m: memref<131072xf32>) -> index {
   %l1 = lego.col [3, 5] : !lego.layout
   %l2 = lego.expand_by %l1 dims [1, 5] to [3, 5] : !lego.layout
