@@ -189,6 +189,11 @@ def write_report(args, binary, sizes, shapes, results, load_before, load_after):
             lines.append(f"| {sizes[k - 1]}→{size} | " + " | ".join(fmt(ratios[name][k], 2) for name in series) + " |")
         lines.append("")
         plot_series[shape] = series
+    # The hand-written analysis (targets met or missed, where the time goes) follows the measured tables.
+    notes = os.path.join(os.path.dirname(os.path.abspath(__file__)), "notes.md")
+    if os.path.exists(notes):
+        with open(notes) as source:
+            lines.append(source.read().rstrip())
     with open(args.out + ".md", "w") as out:
         out.write("\n".join(lines) + "\n")
     print(f"wrote {args.out}.md")

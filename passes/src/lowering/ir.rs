@@ -364,10 +364,27 @@ pub fn op_name(op: &OperationRef) -> String {
 
 /// Whether `ty` is `!lego.layout` or `!lego.view<...>`.
 pub fn is_lego_type(ty: Type) -> bool {
+    if !in_lego_dialect(ty) {
+        return false;
+    }
     let text = ty.to_string();
     text == "!lego.layout" || text.starts_with("!lego.view<")
 }
 
 pub fn is_view_type(ty: Type) -> bool {
-    ty.to_string().starts_with("!lego.view<")
+    in_lego_dialect(ty) && ty.to_string().starts_with("!lego.view<")
+}
+
+/// Whether `ty` belongs to the lego dialect: asked first because printing a type (to tell layouts from views)
+/// builds an `AsmState`, which sorts the context's dialects: the cost of every query on the many index and
+/// memref types of a module.
+fn in_lego_dialect(ty: Type) -> bool {
+    // SAFETY: `ty` is a live type; its dialect and the dialect's namespace are owned by the context.
+    let namespace = unsafe { mlir_sys::mlirDialectGetNamespace(mlir_sys::mlirTypeGetDialect(melior::ir::r#type::TypeLike::to_raw(&ty))) };
+    if namespace.data.is_null() {
+        return false;
+    }
+    // SAFETY: the namespace string ref points at context-owned storage of `length` bytes.
+    let bytes = unsafe { std::slice::from_raw_parts(namespace.data as *const u8, namespace.length) };
+    bytes == b"lego"
 }
