@@ -6,10 +6,11 @@
 // RUN: %outcome --timeout 120 --expect error -- lego-opt %s --split-input-file --lego-to-llvmspirv=format=assembly --lego-to-rocdl=format=assembly | FileCheck %s --check-prefix=ROCDL
 // RUN: %outcome --timeout 120 --expect error -- lego-opt %s --lego-to-llvmspirv=format=assembly --lego-to-nvvm=format=assembly | FileCheck %s --check-prefix=NVVM
 // The net under what the pipelines do not check: upstream passes alone, on the lowered module, reach the same
-// LLVM fatal error. lego-opt's LLVM fatal-error handler reports it as an error naming the input (no line: LLVM
-// does not say where), never silently.
+// LLVM fatal error. lego-opt's (and lego-translate's) LLVM fatal-error handler reports it as an error naming
+// the input (no line: LLVM does not say where), never silently.
 // RUN: lego-opt %s --lego-to-llvmspirv=format=assembly -o %t.mlir
 // RUN: %outcome --timeout 120 --expect unlocated-error -- lego-opt %t.mlir --rocdl-attach-target=chip=gfx900 --gpu-module-to-binary=format=isa | FileCheck %s --check-prefix=FATAL
+// RUN: %outcome --timeout 120 --expect unlocated-error -- lego-translate %t.mlir --pass-pipeline='builtin.module(rocdl-attach-target{chip=gfx900}, gpu-module-to-binary{format=isa})' --lego-to-mlir | FileCheck %s --check-prefix=FATAL
 // ROCDL: outcome: error
 // ROCDL: fuzz-silent-error-eb05333905.mlir:[[@LINE+12]]:3: error: 'llvm.func' op @_Z12get_local_idj has the SPIR-V calling convention spir_funccc: this gpu.module was already lowered for SPIR-V (e.g. by 'lego-to-llvmspirv'), and 'lego-to-rocdl' cannot compile it for AMDGPU; run one target pipeline on the unlowered input
 // ROCDL: fuzz-silent-error-eb05333905.mlir:[[@LINE+11]]:3: error: 'llvm.func' op @k_kernel has the SPIR-V calling convention spir_kernelcc: this gpu.module was already lowered for SPIR-V
