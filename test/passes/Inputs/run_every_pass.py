@@ -6,13 +6,18 @@ crash (issue 12, "Bad input").
 
     run_every_pass.py LEGO_OPT TEST_DIR [--jobs N] [--timeout S]
 
-A run over the time limit is reported but is not a crash (the compile-time issues own those)."""
+A run over the time limit is reported but is not a crash (the compile-time issues own those).
+
+Each pass first runs once on all files joined into one `--split-input-file` input (every file a chunk, or its own
+chunks): thousands of process start-ups of a statically linked lego-opt would otherwise cost more than the
+passes. Only when that run crashes or times out are the files run one by one, to name the culprit."""
 import argparse
 import concurrent.futures
 import os
 import re
 import subprocess
 import sys
+import tempfile
 
 # Whole-program pipelines whose work after lego-lower is upstream's (GPU serialization, LLVM's SPIR-V backend):
 # lego-lower itself is run on every file, these are not.
@@ -42,6 +47,23 @@ def inputs(test_dir):
                 yield os.path.join(directory, name)
 
 
+def join_inputs(files, directory):
+    """All files as one `--split-input-file` input."""
+    path = os.path.join(directory, "all-inputs.mlir")
+    with open(path, "w") as out:
+        for index, name in enumerate(files):
+            if index:
+                out.write("\n// -----\n")
+            with open(name, errors="replace") as text:
+                out.write(text.read())
+    return path
+
+
+def crashed(status):
+    """A signal (negative from subprocess, or >= 128 from a shell) or a Rust panic (101)."""
+    return status is not None and (status < 0 or status >= 128 or status == 101)
+
+
 def run(lego_opt, path, flag, timeout):
     command = [lego_opt, path, "--split-input-file", flag, "-o", os.devnull]
     try:
@@ -61,15 +83,32 @@ def main():
     flags = lego_passes(arguments.lego_opt)
     files = list(inputs(arguments.test_dir))
     crashes, slow, total = [], [], 0
-    with concurrent.futures.ThreadPoolExecutor(arguments.jobs) as pool:
-        jobs = [pool.submit(run, arguments.lego_opt, path, flag, arguments.timeout) for path in files for flag in flags]
-        for job in concurrent.futures.as_completed(jobs):
-            command, status = job.result()
-            total += 1
-            if status is None:
-                slow.append(command)
-            elif status < 0 or status >= 128 or status == 101:
-                crashes.append((status, command))
+    with tempfile.TemporaryDirectory() as scratch:
+        joined = join_inputs(files, scratch)
+        with concurrent.futures.ThreadPoolExecutor(arguments.jobs) as pool:
+            # A joined run may take as long as a few slow files.
+            whole = {pool.submit(run, arguments.lego_opt, joined, flag, 4 * arguments.timeout): flag for flag in flags}
+            retry = {}  # flag -> the joined run's status (None: over the time limit)
+            for job in concurrent.futures.as_completed(whole):
+                _, status = job.result()
+                if crashed(status) or status is None:
+                    retry[whole[job]] = status
+                else:
+                    total += len(files)
+            jobs = [pool.submit(run, arguments.lego_opt, path, flag, arguments.timeout) for flag in retry for path in files]
+            culprits = set()
+            for job in concurrent.futures.as_completed(jobs):
+                command, status = job.result()
+                total += 1
+                if status is None:
+                    slow.append(command)
+                elif crashed(status):
+                    crashes.append((status, command))
+                    culprits.add(command[3])
+            # The joined input crashed but no file alone does: state leaks between chunks, a crash all the same.
+            for flag, status in retry.items():
+                if status is not None and flag not in culprits:
+                    crashes.append((status, [arguments.lego_opt, "<all inputs joined>", "--split-input-file", flag]))
     for command in slow:
         print(f"over {arguments.timeout:.0f} s (not a crash): {' '.join(command)}")
     for status, command in sorted(crashes, key=lambda item: item[1]):
