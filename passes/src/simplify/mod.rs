@@ -24,6 +24,7 @@ pub mod ir;
 pub mod poly;
 pub mod ranges;
 pub mod rules;
+pub mod share;
 pub mod smt;
 pub mod validate;
 
@@ -106,6 +107,8 @@ pub fn simplify(root: MlirOperation, verify_rewrites: bool, assume_no_wrap: bool
             break;
         }
     }
+    // Across roots: divisions by constants derived from one another (one division less each).
+    share::share_divisions(root, verify_rewrites, assume_no_wrap, &mut smt, &mut summary, &mut dead);
     ir::erase_unused(&dead.list, |_| true);
     summary.solver_calls = smt.calls;
     if smt.wall_clock_hits > 0 {
