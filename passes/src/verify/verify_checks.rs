@@ -35,7 +35,7 @@ use crate::{
     verify_common::{self, describe_unknown, show, warn_encode_error_as, with_clause, VerifyOptions},
 };
 use lego_dialect::ops::{walk_ops, OpKind};
-use lego_smt::{Outcome, Query, Term, Violation};
+use lego_smt::{Counterexample, Outcome, Query, Term, Violation};
 use melior::{
     ir::{
         attribute::IntegerAttribute,
@@ -273,12 +273,13 @@ impl Verify {
             diagnostics::error(location, "'lego.check' op: the address and the thread id must be integers or index");
             return vec![Verdict::Malformed];
         };
+        let site = Site { function, tid_value, tid_width, address, address_width, properties };
         let mut verdicts = Vec::new();
         if properties.coalescing {
             let start = Instant::now();
             let verdict = match self.model {
-                Model::Published => self.coalescing_published(function, tid_value, tid_width, address, address_width, properties),
-                Model::Strict => self.coalescing(function, tid_value, tid_width, address, address_width, properties),
+                Model::Published => self.coalescing_published(site),
+                Model::Strict => self.coalescing(site),
             };
             let verdict = verdict.unwrap_or_else(|error| {
                 warn_encode_error_as(location, COALESCING_UNKNOWN, &error);
@@ -289,10 +290,8 @@ impl Verify {
         if properties.bank_conflict_free {
             let start = Instant::now();
             let verdict = match self.model {
-                Model::Published => {
-                    self.bank_conflicts_published(function, tid_value, tid_width, address, address_width, properties)
-                }
-                Model::Strict => self.bank_conflicts(function, tid_value, tid_width, address, address_width, properties),
+                Model::Published => self.bank_conflicts_published(site),
+                Model::Strict => self.bank_conflicts(site),
             };
             let verdict = verdict.unwrap_or_else(|error| {
                 warn_encode_error_as(location, BANK_CONFLICT_UNKNOWN, &error);
@@ -383,251 +382,241 @@ impl Verify {
         Ok(Lane { tid, address, facts })
     }
 
+    /// Encodes the address for two lanes side by side. `Successive`: the lanes `t` and `t + 1` (named after
+    /// the thread-id argument; `t + 1` does not wrap); `Any`: two independent thread ids `thread_id` and
+    /// `thread_id'`. `extra` names more fresh variables the caller needs (drawn before the second lane's
+    /// encoder is split off, so no name collides).
+    fn two_lanes<'c>(&self, site: Site<'c, '_>, pair: LanePair, extra: &[&str]) -> Result<TwoLanes, EncodeError<'c>> {
+        let mut first = Encoder::new();
+        let (names, tids) = match pair {
+            LanePair::Successive => {
+                let name = first.name_of(site.tid_value, "thread_id");
+                let t = Term::var(&name, site.tid_width);
+                let next = t.add(&Term::constant(1, site.tid_width));
+                ([name.clone(), name], [t, next])
+            }
+            LanePair::Any => {
+                let names = [first.fresh_name("thread_id"), first.fresh_name("thread_id'")];
+                let tids = [Term::var(&names[0], site.tid_width), Term::var(&names[1], site.tid_width)];
+                (names, tids)
+            }
+        };
+        let extra = extra.iter().map(|name| first.fresh_name(name)).collect();
+        let mut second = first.sibling();
+        let [t_a, t_b] = tids;
+        let a = self.lane(&mut first, site.function, site.tid_value, t_a, site.address)?;
+        let b = self.lane(&mut second, site.function, site.tid_value, t_b, site.address)?;
+        let mut facts: Vec<Term> = a.facts.iter().chain(&b.facts).cloned().collect();
+        if matches!(pair, LanePair::Successive) {
+            facts.push(b.tid.ugt(&a.tid));
+        }
+        Ok(TwoLanes { names, extra, a, b, facts })
+    }
+
+    /// Asks Z3 whether `goal` follows from `facts`; a counterexample becomes the message `refuted` writes.
+    fn decide(
+        &self,
+        goal: &Term,
+        facts: &[Term],
+        observe: &[Term],
+        refuted: impl FnOnce(&Counterexample) -> String,
+    ) -> Result<(), Failure> {
+        match self.options.prove(&Query { goal, facts, observe, timeout_ms: self.options.timeout_ms }) {
+            Outcome::Proved => Ok(()),
+            Outcome::Refuted(cex) => Err(Failure::Refuted(refuted(&cex))),
+            Outcome::Unknown(unknown) => Err(Failure::Unknown(describe_unknown(&unknown))),
+        }
+    }
+
     /// Published model: `addr(t+1) = addr(t) + 1` for every thread `t` whose successor is in the same warp;
     /// warps start anywhere, so that is every `t` (nothing to check for one-lane warps).
-    #[allow(clippy::too_many_arguments)]
-    fn coalescing_published<'c>(
-        &self,
-        function: OperationRef<'c, '_>,
-        tid_value: Value<'c, '_>,
-        tid_width: u32,
-        address: Value<'c, '_>,
-        address_width: u32,
-        properties: Properties,
-    ) -> Result<Result<(), Failure>, EncodeError<'c>> {
-        if properties.warp_size < 2 {
+    fn coalescing_published<'c>(&self, site: Site<'c, '_>) -> Result<Result<(), Failure>, EncodeError<'c>> {
+        if site.properties.warp_size < 2 {
             return Ok(Ok(()));
         }
-        let mut first = Encoder::new();
-        let tid_name = first.name_of(tid_value, "thread_id");
-        let t = Term::var(&tid_name, tid_width);
-        let one = Term::constant(1, tid_width);
-        let mut second = first.sibling();
-        let lane_a = self.lane(&mut first, function, tid_value, t.clone(), address)?;
-        let lane_b = self.lane(&mut second, function, tid_value, t.add(&one), address)?;
-        let mut facts: Vec<Term> = lane_a.facts.iter().chain(&lane_b.facts).cloned().collect();
-        facts.push(lane_b.tid.ugt(&lane_a.tid)); // t + 1 does not wrap
-        let goal = lane_b.address.eq(&lane_a.address.add(&Term::constant(1, address_width)));
-        let observe = [lane_a.address.clone(), lane_b.address.clone()];
-        match self.options.prove(&Query { goal: &goal, facts: &facts, observe: &observe, timeout_ms: self.options.timeout_ms }) {
-            Outcome::Proved => Ok(Ok(())),
-            Outcome::Refuted(cex) => {
-                let tid = cex.value_of(&tid_name).unwrap_or(0);
-                let with = with_clause(&cex, &[&tid_name]);
-                let message = match &cex.violation {
-                    Violation::Undefined(what) => {
-                        format!("the address of thread_id {tid} or {} hits {what}{with}", tid.wrapping_add(1))
-                    }
-                    Violation::Goal => format!(
-                        "thread_id {tid} and {} access elements {} and {}: the stride is not 1{with}",
-                        tid.wrapping_add(1),
-                        show(cex.observed.first()),
-                        show(cex.observed.get(1)),
-                    ),
-                };
-                Ok(Err(Failure::Refuted(message)))
+        let lanes = self.two_lanes(site, LanePair::Successive, &[])?;
+        let tid_name = &lanes.names[0];
+        let goal = lanes.b.address.eq(&lanes.a.address.add(&Term::constant(1, site.address_width)));
+        let observe = [lanes.a.address.clone(), lanes.b.address.clone()];
+        Ok(self.decide(&goal, &lanes.facts, &observe, |cex| {
+            let tid = cex.value_of(tid_name).unwrap_or(0);
+            let with = with_clause(cex, &[tid_name]);
+            match &cex.violation {
+                Violation::Undefined(what) => {
+                    format!("the address of thread_id {tid} or {} hits {what}{with}", tid.wrapping_add(1))
+                }
+                Violation::Goal => format!(
+                    "thread_id {tid} and {} access elements {} and {}: the stride is not 1{with}",
+                    tid.wrapping_add(1),
+                    show(cex.observed.first()),
+                    show(cex.observed.get(1)),
+                ),
             }
-            Outcome::Unknown(unknown) => Ok(Err(Failure::Unknown(describe_unknown(&unknown)))),
-        }
+        }))
     }
 
     /// Published model: two threads `t < t'` of one warp (`t' − t < W`; warps start anywhere) with
     /// `⌊addr·E/4⌋ mod B` equal access the same element.
-    #[allow(clippy::too_many_arguments)]
-    fn bank_conflicts_published<'c>(
-        &self,
-        function: OperationRef<'c, '_>,
-        tid_value: Value<'c, '_>,
-        tid_width: u32,
-        address: Value<'c, '_>,
-        address_width: u32,
-        properties: Properties,
-    ) -> Result<Result<(), Failure>, EncodeError<'c>> {
-        let mut first = Encoder::new();
-        let name_a = first.fresh_name("thread_id");
-        let name_b = first.fresh_name("thread_id'");
-        let (t1, t2) = (Term::var(&name_a, tid_width), Term::var(&name_b, tid_width));
-        let mut second = first.sibling();
-        let lane_a = self.lane(&mut first, function, tid_value, t1.clone(), address)?;
-        let lane_b = self.lane(&mut second, function, tid_value, t2.clone(), address)?;
-        let c = |v: u64| Term::constant(v, address_width);
-        let (warp, e, banks) = (properties.warp_size, properties.element_size, properties.num_banks);
-        let mut facts: Vec<Term> = lane_a.facts.iter().chain(&lane_b.facts).cloned().collect();
-        facts.push(t1.ult(&t2));
-        facts.push(t2.sub(&t1).ult(&Term::constant(warp, tid_width)));
+    fn bank_conflicts_published<'c>(&self, site: Site<'c, '_>) -> Result<Result<(), Failure>, EncodeError<'c>> {
+        let TwoLanes { names: [name_a, name_b], a, b, mut facts, .. } = self.two_lanes(site, LanePair::Any, &[])?;
+        let c = |v: u64| Term::constant(v, site.address_width);
+        let Properties { warp_size: warp, element_size: e, num_banks: banks, .. } = site.properties;
+        facts.push(a.tid.ult(&b.tid));
+        facts.push(b.tid.sub(&a.tid).ult(&Term::constant(warp, site.tid_width)));
         let bank = |address: &Term| address.mul(&c(e)).udiv(&c(4)).urem(&c(banks));
-        let (bank_a, bank_b) = (bank(&lane_a.address), bank(&lane_b.address));
-        let goal = bank_a.eq(&bank_b).implies(&lane_a.address.eq(&lane_b.address));
-        let observe = [lane_a.address.clone(), lane_b.address.clone(), bank_a];
-        match self.options.prove(&Query { goal: &goal, facts: &facts, observe: &observe, timeout_ms: self.options.timeout_ms }) {
-            Outcome::Proved => Ok(Ok(())),
-            Outcome::Refuted(cex) => {
-                let (ta, tb) = (cex.value_of(&name_a).unwrap_or(0), cex.value_of(&name_b).unwrap_or(0));
-                let with = with_clause(&cex, &[&name_a, &name_b]);
-                let message = match &cex.violation {
-                    Violation::Undefined(what) => format!("the address of thread_id {ta} or {tb} hits {what}{with}"),
-                    Violation::Goal => format!(
-                        "thread_id {ta} and {tb} (one warp of {warp}) access elements {} and {}, both in bank {} \
-                         ({banks} banks, {e}-byte elements){with}",
-                        show(cex.observed.first()),
-                        show(cex.observed.get(1)),
-                        show(cex.observed.get(2)),
-                    ),
-                };
-                Ok(Err(Failure::Refuted(message)))
+        let (bank_a, bank_b) = (bank(&a.address), bank(&b.address));
+        let goal = bank_a.eq(&bank_b).implies(&a.address.eq(&b.address));
+        let observe = [a.address.clone(), b.address.clone(), bank_a];
+        Ok(self.decide(&goal, &facts, &observe, |cex| {
+            let (ta, tb) = (cex.value_of(&name_a).unwrap_or(0), cex.value_of(&name_b).unwrap_or(0));
+            let with = with_clause(cex, &[&name_a, &name_b]);
+            match &cex.violation {
+                Violation::Undefined(what) => format!("the address of thread_id {ta} or {tb} hits {what}{with}"),
+                Violation::Goal => format!(
+                    "thread_id {ta} and {tb} (one warp of {warp}) access elements {} and {}, both in bank {} \
+                     ({banks} banks, {e}-byte elements){with}",
+                    show(cex.observed.first()),
+                    show(cex.observed.get(1)),
+                    show(cex.observed.get(2)),
+                ),
             }
-            Outcome::Unknown(unknown) => Ok(Err(Failure::Unknown(describe_unknown(&unknown)))),
-        }
+        }))
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn coalescing<'c>(
-        &self,
-        function: OperationRef<'c, '_>,
-        tid_value: Value<'c, '_>,
-        tid_width: u32,
-        address: Value<'c, '_>,
-        address_width: u32,
-        properties: Properties,
-    ) -> Result<Result<(), Failure>, EncodeError<'c>> {
-        let mut first = Encoder::new();
-        let tid_name = first.name_of(tid_value, "thread_id");
-        let t = Term::var(&tid_name, tid_width);
-        let w = Term::constant(properties.warp_size, tid_width);
-        let one = Term::constant(1, tid_width);
-        let mut second = first.sibling();
-        let lane_a = self.lane(&mut first, function, tid_value, t.clone(), address)?;
-        let lane_b = self.lane(&mut second, function, tid_value, t.add(&one), address)?;
-        let c = |v: u64| Term::constant(v, address_width);
+    /// Strict model: consecutive lanes of an aligned warp access consecutive elements, and the warp's first
+    /// lane starts an aligned run.
+    fn coalescing<'c>(&self, site: Site<'c, '_>) -> Result<Result<(), Failure>, EncodeError<'c>> {
+        let TwoLanes { names: [tid_name, _], a, b, mut facts, .. } =
+            self.two_lanes(site, LanePair::Successive, &[])?;
+        let warp = site.properties.warp_size;
+        let (w, one) = (Term::constant(warp, site.tid_width), Term::constant(1, site.tid_width));
+        let c = |v: u64| Term::constant(v, site.address_width);
 
         // Consecutive lanes of a warp access consecutive elements.
-        let mut facts: Vec<Term> = lane_a.facts.iter().chain(&lane_b.facts).cloned().collect();
-        facts.push(lane_b.tid.ugt(&lane_a.tid)); // t + 1 does not wrap
-        facts.push(t.urem(&w).ne(&w.sub(&one))); // t and t + 1 are in the same warp
-        let goal = lane_b.address.eq(&lane_a.address.add(&c(1)));
-        let observe = [lane_a.address.clone(), lane_b.address.clone()];
-        let outcome = self.options.prove(&Query { goal: &goal, facts: &facts, observe: &observe, timeout_ms: self.options.timeout_ms });
-        match outcome {
-            Outcome::Proved => {}
-            Outcome::Refuted(cex) => {
-                let tid = cex.value_of(&tid_name).unwrap_or(0);
-                let lane = tid % properties.warp_size;
-                let with = with_clause(&cex, &[&tid_name]);
-                let message = match &cex.violation {
-                    Violation::Undefined(what) => {
-                        format!("the address of thread_id {tid} or {} hits {what}{with}", tid.wrapping_add(1))
-                    }
-                    Violation::Goal => format!(
-                        "lanes {lane} and {} of a warp (thread_id {tid} and {}) access elements {} and {}, \
-                         not consecutive elements{with}",
-                        lane + 1,
-                        tid.wrapping_add(1),
-                        show(cex.observed.first()),
-                        show(cex.observed.get(1)),
-                    ),
-                };
-                return Ok(Err(Failure::Refuted(message)));
+        facts.push(a.tid.urem(&w).ne(&w.sub(&one))); // t and t + 1 are in the same warp
+        let goal = b.address.eq(&a.address.add(&c(1)));
+        let observe = [a.address.clone(), b.address.clone()];
+        let successive = self.decide(&goal, &facts, &observe, |cex| {
+            let tid = cex.value_of(&tid_name).unwrap_or(0);
+            let lane = tid % warp;
+            let with = with_clause(cex, &[&tid_name]);
+            match &cex.violation {
+                Violation::Undefined(what) => {
+                    format!("the address of thread_id {tid} or {} hits {what}{with}", tid.wrapping_add(1))
+                }
+                Violation::Goal => format!(
+                    "lanes {lane} and {} of a warp (thread_id {tid} and {}) access elements {} and {}, \
+                     not consecutive elements{with}",
+                    lane + 1,
+                    tid.wrapping_add(1),
+                    show(cex.observed.first()),
+                    show(cex.observed.get(1)),
+                ),
             }
-            Outcome::Unknown(unknown) => return Ok(Err(Failure::Unknown(describe_unknown(&unknown)))),
+        });
+        if successive.is_err() {
+            return Ok(successive);
         }
 
         // The warp's first lane starts an aligned run.
-        let mut facts = lane_a.facts.clone();
-        facts.push(t.urem(&w).eq(&Term::constant(0, tid_width)));
-        let goal = lane_a.address.urem(&c(properties.warp_size)).eq(&c(0));
-        let observe = [lane_a.address.clone()];
-        match self.options.prove(&Query { goal: &goal, facts: &facts, observe: &observe, timeout_ms: self.options.timeout_ms }) {
-            Outcome::Proved => Ok(Ok(())),
-            Outcome::Refuted(cex) => {
-                let tid = cex.value_of(&tid_name).unwrap_or(0);
-                let with = with_clause(&cex, &[&tid_name]);
-                let message = match &cex.violation {
-                    Violation::Undefined(what) => format!("the address of thread_id {tid} hits {what}{with}"),
-                    Violation::Goal => format!(
-                        "the warp of thread_id {tid}..{} starts at element {}, which is not a multiple of \
-                         the warp size {} (its {} × {} bytes are not one aligned run){with}",
-                        tid.saturating_add(properties.warp_size - 1),
-                        show(cex.observed.first()),
-                        properties.warp_size,
-                        properties.warp_size,
-                        properties.element_size,
-                    ),
-                };
-                Ok(Err(Failure::Refuted(message)))
+        let mut facts = a.facts.clone();
+        facts.push(a.tid.urem(&w).eq(&Term::constant(0, site.tid_width)));
+        let goal = a.address.urem(&c(warp)).eq(&c(0));
+        let observe = [a.address.clone()];
+        Ok(self.decide(&goal, &facts, &observe, |cex| {
+            let tid = cex.value_of(&tid_name).unwrap_or(0);
+            let with = with_clause(cex, &[&tid_name]);
+            match &cex.violation {
+                Violation::Undefined(what) => format!("the address of thread_id {tid} hits {what}{with}"),
+                Violation::Goal => format!(
+                    "the warp of thread_id {tid}..{} starts at element {}, which is not a multiple of \
+                     the warp size {warp} (its {warp} × {} bytes are not one aligned run){with}",
+                    tid.saturating_add(warp - 1),
+                    show(cex.observed.first()),
+                    site.properties.element_size,
+                ),
             }
-            Outcome::Unknown(unknown) => Ok(Err(Failure::Unknown(describe_unknown(&unknown)))),
-        }
+        }))
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn bank_conflicts<'c>(
-        &self,
-        function: OperationRef<'c, '_>,
-        tid_value: Value<'c, '_>,
-        tid_width: u32,
-        address: Value<'c, '_>,
-        address_width: u32,
-        properties: Properties,
-    ) -> Result<Result<(), Failure>, EncodeError<'c>> {
-        let mut first = Encoder::new();
-        let name_a = first.fresh_name("thread_id");
-        let name_b = first.fresh_name("thread_id'");
-        let word_a_name = first.fresh_name("word");
-        let word_b_name = first.fresh_name("word'");
-        let (t1, t2) = (Term::var(&name_a, tid_width), Term::var(&name_b, tid_width));
-        let mut second = first.sibling();
-        let lane_a = self.lane(&mut first, function, tid_value, t1.clone(), address)?;
-        let lane_b = self.lane(&mut second, function, tid_value, t2.clone(), address)?;
-        let tc = |v: u64| Term::constant(v, tid_width);
-        let c = |v: u64| Term::constant(v, address_width);
-        let (warp, e, banks) = (properties.warp_size, properties.element_size, properties.num_banks);
+    /// Strict model: no two lanes of one phase of an aligned warp touch different 4-byte words of one bank.
+    fn bank_conflicts<'c>(&self, site: Site<'c, '_>) -> Result<Result<(), Failure>, EncodeError<'c>> {
+        let TwoLanes { names: [name_a, name_b], extra, a, b, mut facts } =
+            self.two_lanes(site, LanePair::Any, &["word", "word'"])?;
+        let [word_a_name, word_b_name] = [&extra[0], &extra[1]];
+        let tc = |v: u64| Term::constant(v, site.tid_width);
+        let c = |v: u64| Term::constant(v, site.address_width);
+        let Properties { warp_size: warp, element_size: e, num_banks: banks, .. } = site.properties;
         let phase = if e <= 4 { warp } else { ((4 * banks) / e).max(1) };
+        let (t1, t2) = (&a.tid, &b.tid);
 
-        let mut facts: Vec<Term> = lane_a.facts.iter().chain(&lane_b.facts).cloned().collect();
-        facts.push(t1.ne(&t2));
+        facts.push(t1.ne(t2));
         facts.push(t1.udiv(&tc(warp)).eq(&t2.udiv(&tc(warp))));
         facts.push(t1.urem(&tc(warp)).udiv(&tc(phase)).eq(&t2.urem(&tc(warp)).udiv(&tc(phase))));
         // Each lane touches the 4-byte words ⌊a·e/4⌋ … ⌊(a·e + e − 1)/4⌋; pick any one of each.
-        let (word_a, word_b) = (Term::var(&word_a_name, address_width), Term::var(&word_b_name, address_width));
-        for (word, lane) in [(&word_a, &lane_a), (&word_b, &lane_b)] {
+        let (word_a, word_b) = (Term::var(word_a_name, site.address_width), Term::var(word_b_name, site.address_width));
+        for (word, lane) in [(&word_a, &a), (&word_b, &b)] {
             let bytes = lane.address.mul(&c(e));
             facts.push(bytes.udiv(&c(4)).ule(word));
             facts.push(word.ule(&bytes.add(&c(e - 1)).udiv(&c(4))));
         }
         let same_bank = word_a.urem(&c(banks)).eq(&word_b.urem(&c(banks)));
         let goal = same_bank.implies(&word_a.eq(&word_b));
-        let observe = [lane_a.address.clone(), lane_b.address.clone(), word_a.urem(&c(banks))];
-        match self.options.prove(&Query { goal: &goal, facts: &facts, observe: &observe, timeout_ms: self.options.timeout_ms }) {
-            Outcome::Proved => Ok(Ok(())),
-            Outcome::Refuted(cex) => {
-                let (ta, tb) = (cex.value_of(&name_a).unwrap_or(0), cex.value_of(&name_b).unwrap_or(0));
-                let (ta, tb, wa, wb, aa, ab) = if ta <= tb {
-                    (ta, tb, cex.value_of(&word_a_name), cex.value_of(&word_b_name), cex.observed.first(), cex.observed.get(1))
-                } else {
-                    (tb, ta, cex.value_of(&word_b_name), cex.value_of(&word_a_name), cex.observed.get(1), cex.observed.first())
-                };
-                let with = with_clause(&cex, &[&name_a, &name_b, &word_a_name, &word_b_name]);
-                let message = match &cex.violation {
-                    Violation::Undefined(what) => {
-                        format!("the address of thread_id {ta} or {tb} hits {what}{with}")
-                    }
-                    Violation::Goal => format!(
-                        "lanes {} and {} (thread_id {ta} and {tb}) access elements {} and {} (4-byte words \
-                         {} and {}), both in bank {}{with}",
-                        ta % warp,
-                        tb % warp,
-                        show(aa),
-                        show(ab),
-                        wa.map_or("?".into(), |w| w.to_string()),
-                        wb.map_or("?".into(), |w| w.to_string()),
-                        show(cex.observed.get(2)),
-                    ),
-                };
-                Ok(Err(Failure::Refuted(message)))
+        let observe = [a.address.clone(), b.address.clone(), word_a.urem(&c(banks))];
+        Ok(self.decide(&goal, &facts, &observe, |cex| {
+            let (ta, tb) = (cex.value_of(&name_a).unwrap_or(0), cex.value_of(&name_b).unwrap_or(0));
+            let (ta, tb, wa, wb, aa, ab) = if ta <= tb {
+                (ta, tb, cex.value_of(word_a_name), cex.value_of(word_b_name), cex.observed.first(), cex.observed.get(1))
+            } else {
+                (tb, ta, cex.value_of(word_b_name), cex.value_of(word_a_name), cex.observed.get(1), cex.observed.first())
+            };
+            let with = with_clause(cex, &[&name_a, &name_b, word_a_name, word_b_name]);
+            match &cex.violation {
+                Violation::Undefined(what) => format!("the address of thread_id {ta} or {tb} hits {what}{with}"),
+                Violation::Goal => format!(
+                    "lanes {} and {} (thread_id {ta} and {tb}) access elements {} and {} (4-byte words \
+                     {} and {}), both in bank {}{with}",
+                    ta % warp,
+                    tb % warp,
+                    show(aa),
+                    show(ab),
+                    wa.map_or("?".into(), |w| w.to_string()),
+                    wb.map_or("?".into(), |w| w.to_string()),
+                    show(cex.observed.get(2)),
+                ),
             }
-            Outcome::Unknown(unknown) => Ok(Err(Failure::Unknown(describe_unknown(&unknown)))),
-        }
+        }))
     }
+}
+
+/// One address to check: a value in `function` (of `address_width` bits), and the thread-id argument.
+#[derive(Clone, Copy)]
+struct Site<'c, 'a> {
+    function: OperationRef<'c, 'a>,
+    tid_value: Value<'c, 'a>,
+    tid_width: u32,
+    address: Value<'c, 'a>,
+    address_width: u32,
+    properties: Properties,
+}
+
+/// Which two lanes a check compares.
+#[derive(Clone, Copy)]
+enum LanePair {
+    /// `t` and `t + 1`.
+    Successive,
+    /// Any two thread ids.
+    Any,
+}
+
+/// Two lanes encoded side by side: their thread-id variable names (the same name twice for `Successive`),
+/// the extra fresh names asked for, each lane, and the facts of both.
+struct TwoLanes {
+    names: [String; 2],
+    extra: Vec<String>,
+    a: Lane,
+    b: Lane,
+    facts: Vec<Term>,
 }
 
 /// The two properties of a `lego.check`.

@@ -2,13 +2,14 @@
 //! command-line order, prints lego ops back in custom syntax. Every failure is a located diagnostic and exit
 //! status 1; nothing here panics on user input.
 
+mod chunks;
 mod cli;
 mod diagnostics;
 mod expected_diagnostics;
 mod split_input;
 
 use cli::Cli;
-use diagnostics::{DiagnosticSink, Reported};
+use diagnostics::DiagnosticSink;
 use lego_dialect::source::{self, PrintOptions};
 use lego_passes::{pipeline_text::PipelineElement, registry, Registry};
 use melior::{
@@ -89,59 +90,20 @@ fn run(cli: &Cli, registry: &Registry) -> Result<bool, String> {
             .map_err(|error| format!("error: {error}"))?;
     }
 
-    let chunks = if cli.split_input_file {
-        split_input::split_chunks(&text)
-    } else {
-        vec![split_input::Chunk { text: text.clone(), first_line: 1 }]
+    let options = chunks::ChunkOptions {
+        file_name: &file_name,
+        split_input_file: cli.split_input_file,
+        verify_diagnostics: cli.verify_diagnostics,
     };
-
-    let mut outputs = Vec::with_capacity(chunks.len());
-    let mut all_ok = true;
-    for chunk in &chunks {
-        let padded = chunk.padded_text();
-        let processed = process_chunk(&context, cli, registry, &pipeline, &file_name, &padded);
-        let reported = sink.take();
-        // Some upstream passes (lower-affine) emit errors and still succeed; an error is a failure whoever
-        // reported it, and its half-converted output is not printed. The one exception is contract: the
-        // published legacy consistency passes print their error and do not fail (passes.md).
-        let reported_error = reported.iter().any(|diagnostic| {
-            diagnostic.severity == expected_diagnostics::Severity::Error
-                && diagnostic.message != lego_passes::verify_bijectivity::INCONSISTENT_GEN_P
-        });
-        let processed = if reported_error && !cli.verify_diagnostics { None } else { processed };
-        if cli.verify_diagnostics {
-            let failures = verify_chunk_diagnostics(&file_name, chunk, &reported);
-            for failure in &failures {
-                eprintln!("{failure}");
-            }
-            all_ok &= failures.is_empty();
-        } else {
-            diagnostics::print(&reported, &text);
-            all_ok &= processed.is_some();
-        }
-        if let Some(output) = processed {
-            outputs.push(output);
-        }
-    }
+    let (outputs, all_ok) = chunks::run(&text, &options, &sink, |padded| {
+        process_chunk(&context, cli, registry, &pipeline, &file_name, padded)
+    });
 
     let output = outputs.join(split_input::OUTPUT_SEPARATOR);
     if all_ok || cli.split_input_file || cli.verify_diagnostics {
         write_output(cli.output.as_deref(), &output)?;
     }
     Ok(all_ok)
-}
-
-fn verify_chunk_diagnostics(file_name: &str, chunk: &split_input::Chunk, reported: &[Reported]) -> Vec<String> {
-    let mut expectations = match expected_diagnostics::parse_expectations(&chunk.text, chunk.first_line) {
-        Ok(expectations) => expectations,
-        Err(errors) => return errors.into_iter().map(|error| format!("{file_name}: error: {error}")).collect(),
-    };
-    let reported: Vec<_> = reported
-        .iter()
-        .filter(|diagnostic| !diagnostic.message.starts_with("see current operation"))
-        .map(Reported::to_expected_form)
-        .collect();
-    expected_diagnostics::check(&mut expectations, &reported, file_name)
 }
 
 /// Parses, runs the pipeline and prints one chunk. `None` when it failed (diagnostics say why).

@@ -3,6 +3,8 @@
 //! (`--lego-to-cuda`, `--lego-to-c`, …). Failures are located diagnostics (`file:line:col: error: …`) naming the
 //! op and the language, and exit status 1.
 
+#[path = "../../lego-opt/src/chunks.rs"]
+mod chunks;
 #[path = "../../lego-opt/src/diagnostics.rs"]
 mod diagnostics;
 #[path = "../../lego-opt/src/expected_diagnostics.rs"]
@@ -15,7 +17,7 @@ mod lang;
 mod program;
 
 use clap::Parser;
-use diagnostics::{DiagnosticSink, Reported};
+use diagnostics::DiagnosticSink;
 use lang::Language;
 use lego_dialect::source;
 use lego_passes::{pipeline_text::{self, PassElement, PipelineElement}, registry, Registry};
@@ -169,42 +171,18 @@ fn run(cli: &Cli, language: Option<Language>) -> Result<bool, String> {
             .map_err(|error| format!("error: {error}"))?;
     }
 
-    let chunks = if cli.split_input_file {
-        split_input::split_chunks(&text)
-    } else {
-        vec![split_input::Chunk { text: text.clone(), first_line: 1 }]
+    let options = chunks::ChunkOptions {
+        file_name: &file_name,
+        split_input_file: cli.split_input_file,
+        verify_diagnostics: cli.verify_diagnostics,
     };
-    let mut outputs = Vec::with_capacity(chunks.len());
-    let mut all_ok = true;
-    for chunk in &chunks {
-        let padded = chunk.padded_text();
-        let translated = translate_chunk(&context, &registry, &pipeline, language, &file_name, &padded);
-        let reported = sink.take();
-        if cli.verify_diagnostics {
-            let failures = verify_chunk_diagnostics(&file_name, chunk, &reported);
-            for failure in &failures {
-                eprintln!("{failure}");
-            }
-            all_ok &= failures.is_empty();
-        } else {
-            diagnostics::print(&reported, &text);
-            all_ok &= translated.is_some();
-        }
-        outputs.extend(translated);
-    }
+    let (outputs, all_ok) = chunks::run(&text, &options, &sink, |padded| {
+        translate_chunk(&context, &registry, &pipeline, language, &file_name, padded)
+    });
     if all_ok || cli.split_input_file || cli.verify_diagnostics {
         write_output(cli.output.as_deref(), &outputs.join(split_input::OUTPUT_SEPARATOR))?;
     }
     Ok(all_ok)
-}
-
-fn verify_chunk_diagnostics(file_name: &str, chunk: &split_input::Chunk, reported: &[Reported]) -> Vec<String> {
-    let mut expectations = match expected_diagnostics::parse_expectations(&chunk.text, chunk.first_line) {
-        Ok(expectations) => expectations,
-        Err(errors) => return errors.into_iter().map(|error| format!("{file_name}: error: {error}")).collect(),
-    };
-    let reported: Vec<_> = reported.iter().map(Reported::to_expected_form).collect();
-    expected_diagnostics::check(&mut expectations, &reported, file_name)
 }
 
 /// Parses, lowers and prints one chunk. `None` when it failed (the diagnostics say why).

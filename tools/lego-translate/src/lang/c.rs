@@ -226,20 +226,8 @@ impl Target for CFamily {
         Some(format!("{} {name};", self.ty(ty)))
     }
 
-    fn assign(&self, name: &str, value: &str) -> String {
-        format!("{name} = {value};")
-    }
-
     fn if_open(&self, cond: &str) -> String {
         format!("if ({cond}) {{")
-    }
-
-    fn else_line(&self) -> String {
-        "} else {".to_string()
-    }
-
-    fn if_close(&self) -> Option<String> {
-        Some("}".to_string())
     }
 
     fn return_lines(&self, signature: &Signature, values: &[String]) -> Vec<String> {

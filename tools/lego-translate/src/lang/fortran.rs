@@ -197,10 +197,6 @@ impl Target for Fortran {
         wrap(format!("{name} = {value}"))
     }
 
-    fn declare(&self, _name: &str, _ty: Ty) -> Option<String> {
-        None
-    }
-
     fn assign(&self, name: &str, value: &str) -> String {
         wrap(format!("{name} = {value}"))
     }

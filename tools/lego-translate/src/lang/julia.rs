@@ -133,14 +133,6 @@ impl Target for Julia {
         lines
     }
 
-    fn let_statement(&self, name: &str, _ty: Ty, value: &str) -> String {
-        format!("{name} = {value}")
-    }
-
-    fn declare(&self, _name: &str, _ty: Ty) -> Option<String> {
-        None
-    }
-
     fn assign(&self, name: &str, value: &str) -> String {
         format!("{name} = {value}")
     }

@@ -199,13 +199,25 @@ pub trait Target {
     /// Lines opening a function, declarations included (`locals`: name, type).
     fn function_open(&self, signature: &Signature, locals: &[(String, Ty)]) -> Vec<String>;
     fn function_close(&self, signature: &Signature) -> Vec<String>;
-    fn let_statement(&self, name: &str, ty: Ty, value: &str) -> String;
+    // The statement defaults: an untyped `name = value` binding (the script languages) and C-family braces
+    // and semicolons for assignments and `if`s; a language overrides what it spells otherwise.
+    fn let_statement(&self, name: &str, _ty: Ty, value: &str) -> String {
+        format!("{name} = {value}")
+    }
     /// Declaration of a variable assigned in both branches of an `if` (None: none needed).
-    fn declare(&self, name: &str, ty: Ty) -> Option<String>;
-    fn assign(&self, name: &str, value: &str) -> String;
+    fn declare(&self, _name: &str, _ty: Ty) -> Option<String> {
+        None
+    }
+    fn assign(&self, name: &str, value: &str) -> String {
+        format!("{name} = {value};")
+    }
     fn if_open(&self, cond: &str) -> String;
-    fn else_line(&self) -> String;
-    fn if_close(&self) -> Option<String>;
+    fn else_line(&self) -> String {
+        "} else {".to_string()
+    }
+    fn if_close(&self) -> Option<String> {
+        Some("}".to_string())
+    }
     fn return_lines(&self, signature: &Signature, values: &[String]) -> Vec<String>;
     /// One indentation step.
     fn indent(&self) -> &'static str {

@@ -110,14 +110,6 @@ impl Target for Python {
         vec![String::new()]
     }
 
-    fn let_statement(&self, name: &str, _ty: Ty, value: &str) -> String {
-        format!("{name} = {value}")
-    }
-
-    fn declare(&self, _name: &str, _ty: Ty) -> Option<String> {
-        None
-    }
-
     fn assign(&self, name: &str, value: &str) -> String {
         format!("{name} = {value}")
     }
@@ -261,20 +253,8 @@ impl Target for JavaScript {
         Some(format!("let {name};"))
     }
 
-    fn assign(&self, name: &str, value: &str) -> String {
-        format!("{name} = {value};")
-    }
-
     fn if_open(&self, cond: &str) -> String {
         format!("if ({cond}) {{")
-    }
-
-    fn else_line(&self) -> String {
-        "} else {".to_string()
-    }
-
-    fn if_close(&self) -> Option<String> {
-        Some("}".to_string())
     }
 
     fn return_lines(&self, _signature: &Signature, values: &[String]) -> Vec<String> {

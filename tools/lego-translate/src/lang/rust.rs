@@ -148,20 +148,8 @@ impl Target for Rust {
         Some(format!("let {name}: {};", ty(ty_)))
     }
 
-    fn assign(&self, name: &str, value: &str) -> String {
-        format!("{name} = {value};")
-    }
-
     fn if_open(&self, cond: &str) -> String {
         format!("if {cond} {{")
-    }
-
-    fn else_line(&self) -> String {
-        "} else {".to_string()
-    }
-
-    fn if_close(&self) -> Option<String> {
-        Some("}".to_string())
     }
 
     fn return_lines(&self, _signature: &Signature, values: &[String]) -> Vec<String> {

@@ -223,23 +223,11 @@ impl Target for Shader {
         })
     }
 
-    fn assign(&self, name: &str, value: &str) -> String {
-        format!("{name} = {value};")
-    }
-
     fn if_open(&self, cond: &str) -> String {
         match self {
             Shader::Glsl => format!("if ({cond}) {{"),
             Shader::Wgsl => format!("if {cond} {{"),
         }
-    }
-
-    fn else_line(&self) -> String {
-        "} else {".to_string()
-    }
-
-    fn if_close(&self) -> Option<String> {
-        Some("}".to_string())
     }
 
     fn return_lines(&self, signature: &Signature, values: &[String]) -> Vec<String> {

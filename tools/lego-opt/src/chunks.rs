@@ -1,0 +1,70 @@
+//! The input driver lego-opt and lego-translate share: split the input (`--split-input-file`), process each
+//! chunk, and either print its diagnostics or match them against its `expected-*` comments
+//! (`--verify-diagnostics`).
+
+use crate::{
+    diagnostics::{self, DiagnosticSink, Reported},
+    expected_diagnostics, split_input,
+};
+
+/// How the input is taken apart and how diagnostics are judged.
+pub struct ChunkOptions<'a> {
+    pub file_name: &'a str,
+    pub split_input_file: bool,
+    pub verify_diagnostics: bool,
+}
+
+/// Runs `process` on every chunk of `text` (padded so its line numbers are those of the file). Returns the
+/// outputs of the chunks that succeeded and whether all did (under `--verify-diagnostics`: whether every
+/// chunk's diagnostics matched its expectations).
+pub fn run(
+    text: &str,
+    options: &ChunkOptions,
+    sink: &DiagnosticSink,
+    mut process: impl FnMut(&str) -> Option<String>,
+) -> (Vec<String>, bool) {
+    let chunks = if options.split_input_file {
+        split_input::split_chunks(text)
+    } else {
+        vec![split_input::Chunk { text: text.to_string(), first_line: 1 }]
+    };
+    let mut outputs = Vec::with_capacity(chunks.len());
+    let mut all_ok = true;
+    for chunk in &chunks {
+        let processed = process(&chunk.padded_text());
+        let reported = sink.take();
+        // Some upstream passes (lower-affine) emit errors and still succeed; an error is a failure whoever
+        // reported it, and its half-converted output is not printed. The one exception is contract: the
+        // published legacy consistency passes print their error and do not fail (passes.md).
+        let reported_error = reported.iter().any(|diagnostic| {
+            diagnostic.severity == expected_diagnostics::Severity::Error
+                && diagnostic.message != lego_passes::verify_bijectivity::INCONSISTENT_GEN_P
+        });
+        let processed = if reported_error && !options.verify_diagnostics { None } else { processed };
+        if options.verify_diagnostics {
+            let failures = verify_chunk_diagnostics(options.file_name, chunk, &reported);
+            for failure in &failures {
+                eprintln!("{failure}");
+            }
+            all_ok &= failures.is_empty();
+        } else {
+            diagnostics::print(&reported, text);
+            all_ok &= processed.is_some();
+        }
+        outputs.extend(processed);
+    }
+    (outputs, all_ok)
+}
+
+fn verify_chunk_diagnostics(file_name: &str, chunk: &split_input::Chunk, reported: &[Reported]) -> Vec<String> {
+    let mut expectations = match expected_diagnostics::parse_expectations(&chunk.text, chunk.first_line) {
+        Ok(expectations) => expectations,
+        Err(errors) => return errors.into_iter().map(|error| format!("{file_name}: error: {error}")).collect(),
+    };
+    let reported: Vec<_> = reported
+        .iter()
+        .filter(|diagnostic| !diagnostic.message.starts_with("see current operation"))
+        .map(Reported::to_expected_form)
+        .collect();
+    expected_diagnostics::check(&mut expectations, &reported, file_name)
+}
