@@ -6,7 +6,8 @@
 //! planned in its cheapest form ([`cost`]: factored or expanded, existing values reused) and replaces the
 //! root only when it costs strictly less than the ops the replacement frees (or, at equal cost, when it
 //! removes `affine.linearize_index` / `delinearize_index`, which our unsigned form always beats once
-//! expanded). Rounds repeat to a fixed point. `affine.delinearize_index` results are read as unsigned
+//! expanded). Rounds repeat to a fixed point. Then divisions by constants are shared across roots ([`share`]:
+//! `x div 12` as `(x div 3) div 4` where `x div 3` exists, and the like), which no single root can plan. `affine.delinearize_index` results are read as unsigned
 //! division/remainder only when the input and sizes are proved below 2^63 (where affine's signed floor
 //! semantics agree).
 //!
