@@ -376,7 +376,7 @@ def main():
     parser.add_argument("--cases", type=int, default=None, help="stop after this many cases")
     parser.add_argument("--seed", type=int, default=None, help="random seed (default: from the clock)")
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--timeout", type=float, default=20.0, help="seconds per run (a longer run is a finding)")
+    parser.add_argument("--timeout", type=float, default=20.0, help="CPU seconds per run (a longer run is a finding; wall time is capped at max(4x, +60 s))")
     parser.add_argument("--memory-mib", type=int, default=4096, help="address-space limit per run")
     parser.add_argument("--minimize-seconds", type=float, default=60.0)
     parser.add_argument("--out", default=str(ROOT / "target" / "fuzz"))
@@ -392,7 +392,7 @@ def main():
     if not os.access(args.lego_opt, os.X_OK):
         sys.exit(f"lego-fuzz: {args.lego_opt} is not an executable (cargo build --release -p lego-opt)")
     chunks = corpus()
-    print(f"lego-fuzz: seed {seed}, {len(chunks)} corpus chunks, {args.jobs} jobs, {args.timeout:g} s and "
+    print(f"lego-fuzz: seed {seed}, {len(chunks)} corpus chunks, {args.jobs} jobs, {args.timeout:g} CPU s and "
           f"{args.memory_mib} MiB per run, {args.lego_opt}", flush=True)
 
     started = time.monotonic()
@@ -431,8 +431,8 @@ def main():
                 number, (origin, text, flags) = pending.pop(future)
                 result = future.result()
                 counts[result.outcome] = counts.get(result.outcome, 0) + 1
-                if result.seconds > slowest[0]:
-                    slowest = (result.seconds, f"case {number} ({origin}, {' '.join(flags) or 'parse only'})")
+                if result.cpu_seconds > slowest[0]:
+                    slowest = (result.cpu_seconds, f"case {number} ({origin}, {' '.join(flags) or 'parse only'})")
                 if result.outcome in FINDINGS:
                     key = signature(result, flags)
                     if key not in findings:
@@ -447,7 +447,7 @@ def main():
         path = out / f"{result.outcome}-{digest}.mlir"
         command = " ".join(["lego-opt", path.name] + [f"'{f}'" if " " in f else f for f in flags])
         header = (f"// RUN: {command}\n// Outcome: {result.outcome} (exit status {result.returncode}, "
-                  f"{result.seconds:.1f} s, {result.max_rss_mib:.0f} MiB); found by lego-fuzz seed {seed}, case "
+                  f"{result.seconds:.1f} s, {result.cpu_seconds:.1f} s CPU, {result.max_rss_mib:.0f} MiB); found by lego-fuzz seed {seed}, case "
                   f"{number} ({origin})\n// Signature: {key}\n")
         path.write_text(header + small + "\n")
         print(f"  reproducer: {path}", flush=True)
@@ -456,7 +456,7 @@ def main():
     total = sum(counts.values())
     print(f"lego-fuzz: {total} runs in {elapsed:.0f} s (seed {seed}); outcomes: "
           + ", ".join(f"{k} {v}" for k, v in sorted(counts.items(), key=lambda kv: -kv[1])))
-    print(f"lego-fuzz: slowest run {slowest[0]:.1f} s: {slowest[1]}")
+    print(f"lego-fuzz: slowest run {slowest[0]:.1f} s CPU: {slowest[1]}")
     print(f"lego-fuzz: {len(findings)} distinct finding(s)" + (f", reproducers in {out}" if findings else ""))
     try:
         work.rmdir()

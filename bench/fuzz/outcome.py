@@ -4,7 +4,9 @@ any input, any flags -> success, or located diagnostics and exit status 1).
 
 Classes, worst first:
   signal           killed by a signal (segfault, abort, stack overflow)
-  timeout          still running after the time limit (then killed)
+  timeout          over the time limit (then killed): the limit is on CPU time (user + system, all threads),
+                   so a loaded machine does not turn a slow run into a finding; wall time has a safety net
+                   of max(4 x limit, limit + 60 s) for a child that hangs without using CPU
   memory           over the memory limit (address-space limit hit: allocation failure, or RSS above the limit)
   error-exit-0     exit status 0 although an error was printed
   silent-error     exit status 1 without any error message
@@ -14,7 +16,7 @@ Classes, worst first:
   error            exit status 1, every error located
   ok               exit status 0, no error
 
-As a command:  outcome.py [--timeout S] [--memory-mib M] [--expect CLASS[,CLASS...]] -- COMMAND...
+As a command:  outcome.py [--timeout CPU-SECONDS] [--memory-mib M] [--expect CLASS[,CLASS...]] -- COMMAND...
 prints `outcome: CLASS`, the command's stderr and its stdout, and exits 0 when CLASS is expected
 (default: ok,error). lit tests use it through the %outcome substitution; bench/fuzz/lego_fuzz.py imports it."""
 import os
@@ -40,7 +42,8 @@ OUT_OF_MEMORY = re.compile(r"memory allocation of \d+ bytes failed|std::bad_allo
 class Result:
     outcome: str
     returncode: int
-    seconds: float
+    seconds: float  # wall time
+    cpu_seconds: float  # user + system CPU time of the child, all its threads
     max_rss_mib: float
     stdout: str
     stderr: str
@@ -83,9 +86,35 @@ def classify(returncode, stderr, timed_out=False, max_rss_mib=0.0, memory_mib=No
     return "bad-exit"
 
 
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def wall_limit(timeout):
+    """The wall-time safety net for a CPU-time limit of `timeout` seconds."""
+    return max(4 * timeout, timeout + 60)
+
+
+def cpu_seconds_of(pid):
+    """User + system CPU time (all threads, live and exited) of a running process from /proc/PID/stat, or
+    None when it cannot be read (the process is gone, or there is no /proc)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            fields = stat.read()
+    except OSError:
+        return None
+    # The command name (field 2) is in parentheses and may contain spaces and ')': the fields after the
+    # last ')' start with field 3, so utime (14) and stime (15) are at 11 and 12 of them.
+    rest = fields[fields.rfind(b")") + 2:].split()
+    try:
+        return (int(rest[11]) + int(rest[12])) / CLOCK_TICKS
+    except (IndexError, ValueError):
+        return None
+
+
 def run(command, timeout=20.0, memory_mib=4096, stdin_text=None, env=None):
-    """Runs `command` (a list), returns a Result. The memory limit is an address-space limit (RLIMIT_AS) on
-    the child, plus a check of its peak RSS."""
+    """Runs `command` (a list), returns a Result. `timeout` limits the child's CPU time (user + system,
+    polled from /proc); its wall time is limited to wall_limit(timeout), which counts as a timeout too. The
+    memory limit is an address-space limit (RLIMIT_AS) on the child, plus a check of its peak RSS."""
     def limit():
         if memory_mib:
             limit_bytes = memory_mib * 1024 * 1024
@@ -106,7 +135,8 @@ def run(command, timeout=20.0, memory_mib=4096, stdin_text=None, env=None):
             pid, status, usage = os.wait4(process.pid, os.WNOHANG)
             if pid:
                 break
-            if time.monotonic() - start > timeout:
+            cpu = cpu_seconds_of(process.pid)
+            if (cpu is not None and cpu > timeout) or time.monotonic() - start > wall_limit(timeout):
                 timed_out = True
                 try:
                     os.killpg(process.pid, signal.SIGKILL)
@@ -122,8 +152,9 @@ def run(command, timeout=20.0, memory_mib=4096, stdin_text=None, env=None):
         stdout = out.read().decode(errors="replace")
         stderr = err.read().decode(errors="replace")
     max_rss_mib = usage.ru_maxrss / 1024 if usage else 0.0
+    cpu_seconds = usage.ru_utime + usage.ru_stime if usage else 0.0
     outcome = classify(process.returncode, stderr, timed_out, max_rss_mib, memory_mib)
-    return Result(outcome, process.returncode, seconds, max_rss_mib, stdout, stderr)
+    return Result(outcome, process.returncode, seconds, cpu_seconds, max_rss_mib, stdout, stderr)
 
 
 def main(argv):
@@ -148,7 +179,7 @@ def main(argv):
     sys.stdout.write(result.stdout)
     if result.outcome not in expect:
         print(f"outcome.py: expected {', '.join(expect)}; exit status {result.returncode} after "
-              f"{result.seconds:.1f} s, {result.max_rss_mib:.0f} MiB", file=sys.stderr)
+              f"{result.seconds:.1f} s ({result.cpu_seconds:.1f} s CPU), {result.max_rss_mib:.0f} MiB", file=sys.stderr)
         return 1
     return 0
 

@@ -464,7 +464,8 @@ pipeline_builders! {
 }
 
 /// Convenience: runs pipeline text on `module` with a fresh pass manager on the module's context (verifier
-/// on). A bad pipeline or a failing pass is an error diagnostic on the context and a failure.
+/// on). A bad pipeline or a failing pass is an error diagnostic on the context and a failure; so is any error
+/// diagnostic a pass emits without failing.
 #[no_mangle]
 pub extern "C" fn legoRunPipeline(module: MlirModule, pipeline: MlirStringRef) -> MlirLogicalResult {
     guard(failure(), || {
@@ -485,16 +486,84 @@ pub extern "C" fn legoRunPipeline(module: MlirModule, pipeline: MlirStringRef) -
                 report(context, Some(operation.location()), &format!("invalid pass pipeline '{pipeline}': {error}"));
                 return failure();
             }
+            let errors = ErrorCounter::attach(context);
             let ran = unsafe { mlir_sys::mlirPassManagerRunOnOp(manager.to_raw(), operation.to_raw()) };
+            let reported = errors.detach();
             if ran.value == 0 {
                 // The passes reported their own diagnostics.
                 set_last_error(&format!("legoRunPipeline: pipeline '{pipeline}' failed"));
+                return failure();
+            }
+            if reported > 0 {
+                // Some upstream passes (lower-affine) emit an error and still succeed: an error is a failure
+                // whoever reported it, as in lego-opt.
+                set_last_error(&format!("legoRunPipeline: pipeline '{pipeline}' reported {reported} error(s)"));
                 return failure();
             }
             success()
         })
         .unwrap_or_else(failure)
     })
+}
+
+/// Counts the error diagnostics emitted on a context while it is attached, and hands every diagnostic on to
+/// the host's handlers (it never marks one handled).
+struct ErrorCounter {
+    context: MlirContext,
+    id: mlir_sys::MlirDiagnosticHandlerID,
+    // Boxed: the handler holds its address until detached. Atomic: passes on other threads emit too.
+    count: Box<std::sync::atomic::AtomicUsize>,
+}
+
+impl ErrorCounter {
+    fn attach(context: &Context) -> Self {
+        let count = Box::new(std::sync::atomic::AtomicUsize::new(0));
+        let user_data = &*count as *const std::sync::atomic::AtomicUsize as *mut c_void;
+        let id = unsafe {
+            mlir_sys::mlirContextAttachDiagnosticHandler(context.to_raw(), Some(count_errors), user_data, None)
+        };
+        ErrorCounter { context: context.to_raw(), id, count }
+    }
+
+    /// Detaches the handler; the number of errors it saw.
+    fn detach(self) -> usize {
+        self.count.load(std::sync::atomic::Ordering::SeqCst)
+        // Dropped here: detached.
+    }
+}
+
+impl Drop for ErrorCounter {
+    fn drop(&mut self) {
+        unsafe { mlir_sys::mlirContextDetachDiagnosticHandler(self.context, self.id) };
+    }
+}
+
+unsafe extern "C" fn count_errors(diagnostic: mlir_sys::MlirDiagnostic, user_data: *mut c_void) -> MlirLogicalResult {
+    // Called from C++: never let a panic escape.
+    let _ = catch_unwind(AssertUnwindSafe(|| {
+        if unsafe { mlir_sys::mlirDiagnosticGetSeverity(diagnostic) } != mlir_sys::MlirDiagnosticSeverity_MlirDiagnosticError {
+            return;
+        }
+        let mut message = String::new();
+        unsafe {
+            mlir_sys::mlirDiagnosticPrint(diagnostic, Some(append_to_string), &mut message as *mut String as *mut c_void)
+        };
+        // The published legacy consistency passes print this error and do not fail (passes.md).
+        if message == lego_passes::verify_bijectivity::INCONSISTENT_GEN_P {
+            return;
+        }
+        // SAFETY: `user_data` is the counter of the attached ErrorCounter, alive until it is detached.
+        let count = unsafe { &*(user_data as *const std::sync::atomic::AtomicUsize) };
+        count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    }));
+    // Not handled: the host's handlers (or MLIR's default printing) see every diagnostic as before.
+    failure()
+}
+
+unsafe extern "C" fn append_to_string(text: MlirStringRef, data: *mut c_void) {
+    // SAFETY: `data` is the String passed to mlirDiagnosticPrint just above.
+    let buffer = unsafe { &mut *(data as *mut String) };
+    buffer.push_str(self::text(text).unwrap_or(""));
 }
 
 mod published;

@@ -160,6 +160,36 @@ fn parse_run_print_round_trip() {
     assert!(bad.ptr.is_null());
 }
 
+/// An upstream pass that emits an error and still succeeds (lower-affine on `mod 0`) makes legoRunPipeline
+/// fail, as it makes lego-opt exit 1; the host's handler still gets the diagnostic, and a pipeline with no
+/// error still succeeds on the same context.
+#[test]
+fn an_error_diagnostic_during_the_run_is_a_failure() {
+    let context = Context::new();
+    let raw = context.to_raw();
+    assert_eq!(legoRegisterDialect(raw).value, 1, "{}", last_error());
+    let seen = std::rc::Rc::new(RefCell::new(Vec::<String>::new()));
+    let sink = seen.clone();
+    let handler = context.attach_diagnostic_handler(move |diagnostic| {
+        sink.borrow_mut().push(diagnostic.to_string());
+        true
+    });
+    let source = "func.func @f(%a: index) -> index {\n  %y = affine.apply affine_map<(d0) -> (d0 mod 0)>(%a)\n  \
+                  return %y : index\n}\n";
+    let module = legoParseModule(raw, string_ref(source), string_ref("mod0.mlir"));
+    assert!(!module.ptr.is_null(), "{}", last_error());
+    assert_eq!(legoRunPipeline(module, string_ref("cse")).value, 1, "{}", last_error());
+    assert!(seen.borrow().is_empty(), "{:?}", seen.borrow());
+    assert_eq!(legoRunPipeline(module, string_ref("lower-affine")).value, 0);
+    assert!(last_error().contains("pipeline 'lower-affine' reported 1 error(s)"), "{}", last_error());
+    assert_eq!(seen.borrow().len(), 1, "{:?}", seen.borrow());
+    assert!(seen.borrow()[0].contains("modulo by non-positive value is not supported"), "{:?}", seen.borrow());
+    // The counter is gone after the run: a clean pipeline succeeds again.
+    assert_eq!(legoRunPipeline(module, string_ref("cse")).value, 1, "{}", last_error());
+    context.detach_diagnostic_handler(handler);
+    unsafe { mlir_sys::mlirModuleDestroy(module) };
+}
+
 /// The published C API (passes.md): every entry point is declared in Lego.h and defined here.
 #[test]
 fn published_entry_points_are_declared_and_defined() {

@@ -4,8 +4,9 @@
 use crate::{syntax, verify};
 use melior::{
     ir::{
+        block::BlockLike,
         operation::{OperationLike, OperationPrintingFlags},
-        Location, Module, Operation,
+        Location, Module, Operation, RegionLike, ValueLike,
     },
     Context,
 };
@@ -36,10 +37,17 @@ pub fn parse<'c>(context: &'c Context, file_name: &str, text: &str) -> Result<Mo
             return Err(ParseError::Syntax);
         }
     };
-    let generic = wrap_in_module_if_needed(&generic);
-    tracing::trace!(target: "lego", "generic form handed to MLIR:\n{generic}");
-    let operation = parse_reporting_silent_failures(context, &generic, file_name).ok_or(ParseError::Mlir)?;
-    let module = Module::from_operation(operation).ok_or(ParseError::Mlir)?;
+    let module = match wrap_in_module_if_needed(&generic) {
+        Wrapping::Exact(wrapped) => {
+            tracing::trace!(target: "lego", "generic form handed to MLIR:\n{wrapped}");
+            let operation = parse_reporting_silent_failures(context, &wrapped, file_name).ok_or(ParseError::Mlir)?;
+            Module::from_operation(operation).ok_or(ParseError::Mlir)?
+        }
+        Wrapping::OnALineOfItsOwn { wrapped, module_line } => {
+            parse_wrapping_on_a_line_of_its_own(context, &generic, &wrapped, module_line, file_name)
+                .ok_or(ParseError::Mlir)?
+        }
+    };
     if !verify::verify_and_emit(&module.as_operation()) {
         return Err(ParseError::Verify);
     }
@@ -68,6 +76,128 @@ fn parse_reporting_silent_failures<'c>(context: &'c Context, source: &str, file_
         verify::emit_error(Location::new(context, file_name, line, column), &message);
     }
     operation
+}
+
+/// MLIR's message when the text holds several top-level ops (`mlirOperationCreateParse` wants one).
+const NOT_A_SINGLE_TOP_LEVEL_OP: &str = "source must contain a single top-level operation";
+
+/// The input whose first op has no blank or comment line before it for `module {` (it is on line 1, or right
+/// after the alias definitions). Any text before it on its line would move its columns, a line of its own moves
+/// the lines after it; either way the user's diagnostics would point to the wrong place. So:
+/// 1. MLIR parses the text as it is, its diagnostics going to the caller with exact locations; a single op
+///    is then put into a new module.
+/// 2. Several ops (MLIR's only complaint is that there is not a single one: suppressed) are parsed again
+///    inside `wrapped` — `module {` on a line of its own before line `module_line` — under a file name of our
+///    own, and every location the parser made is moved back to the user's file, line and column. (Explicit
+///    `loc(...)`, such as the syntax layer's, already name the user's file and stay.)
+fn parse_wrapping_on_a_line_of_its_own<'c>(
+    context: &'c Context,
+    text: &str,
+    wrapped: &str,
+    module_line: usize,
+    file_name: &str,
+) -> Option<Module<'c>> {
+    let module_location = Location::new(context, file_name, module_line, 1);
+    let errors_seen = std::rc::Rc::new(std::cell::Cell::new(0usize));
+    let several_ops = std::rc::Rc::new(std::cell::Cell::new(false));
+    let (counter, several) = (std::rc::Rc::clone(&errors_seen), std::rc::Rc::clone(&several_ops));
+    let handler = context.attach_diagnostic_handler(move |diagnostic| {
+        if !matches!(diagnostic.severity(), melior::diagnostic::DiagnosticSeverity::Error) {
+            return false;
+        }
+        if diagnostic.to_string().starts_with(NOT_A_SINGLE_TOP_LEVEL_OP) {
+            several.set(true);
+            return true; // handled: not the user's mistake, we wrap
+        }
+        counter.set(counter.get() + 1);
+        false
+    });
+    tracing::trace!(target: "lego", "generic form handed to MLIR:\n{text}");
+    let operation = parse_operation(context, text, file_name);
+    context.detach_diagnostic_handler(handler);
+    if let Some(operation) = operation {
+        let module = Module::new(module_location);
+        module.body().append_operation(operation);
+        return Some(module);
+    }
+    if errors_seen.get() > 0 || !several_ops.get() {
+        if errors_seen.get() == 0 {
+            verify::emit_error(module_location, "MLIR could not parse the input and gave no reason");
+        }
+        return None;
+    }
+
+    // The same ops parse again, so this parse reports nothing new: its diagnostics are kept from the caller
+    // (they would repeat the first parse's warnings) unless it fails after all.
+    let wrapped_file_name = format!("{file_name} (wrapped in a module)");
+    let failures = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let sink = std::rc::Rc::clone(&failures);
+    let handler = context.attach_diagnostic_handler(move |diagnostic| {
+        if matches!(diagnostic.severity(), melior::diagnostic::DiagnosticSeverity::Error) {
+            let position = file_line_column(diagnostic.location());
+            sink.borrow_mut().push((position, diagnostic.to_string()));
+        }
+        true
+    });
+    tracing::trace!(target: "lego", "generic form handed to MLIR:\n{wrapped}");
+    let operation = parse_operation(context, wrapped, &wrapped_file_name);
+    context.detach_diagnostic_handler(handler);
+    let unwrap_position = |line: usize, column: usize| match line.cmp(&module_line) {
+        std::cmp::Ordering::Less => (line, column),
+        std::cmp::Ordering::Equal => (module_line, 1),
+        std::cmp::Ordering::Greater => (line - 1, column),
+    };
+    let Some(operation) = operation else {
+        for (position, message) in failures.borrow().iter() {
+            let location = match position {
+                Some((name, line, column)) if *name == wrapped_file_name => {
+                    let (line, column) = unwrap_position(*line, *column);
+                    Location::new(context, file_name, line, column)
+                }
+                _ => module_location,
+            };
+            verify::emit_error(location, message);
+        }
+        if failures.borrow().is_empty() {
+            verify::emit_error(module_location, "MLIR could not parse the input and gave no reason");
+        }
+        return None;
+    };
+    let unwrap = |location: Location<'c>| -> Option<Location<'c>> {
+        let (name, line, column) = file_line_column(location)?;
+        (name == wrapped_file_name && location.is_file_line_col_range()).then(|| {
+            let (line, column) = unwrap_position(line, column);
+            Location::new(context, file_name, line, column)
+        })
+    };
+    let module = Module::from_operation(operation)?;
+    crate::ops::walk_ops(module.as_operation(), &mut |op| {
+        if let Some(location) = unwrap(op.location()) {
+            unsafe { mlir_sys::mlirOperationSetLocation(op.to_raw(), location.to_raw()) };
+        }
+        for region in op.regions() {
+            let mut block = region.first_block();
+            while let Some(current) = block {
+                for index in 0..current.argument_count() {
+                    let Ok(argument) = current.argument(index) else { continue };
+                    if let Some(location) = unwrap(argument.location()) {
+                        unsafe { mlir_sys::mlirBlockArgumentSetLocation(argument.to_raw(), location.to_raw()) };
+                    }
+                }
+                block = current.next_in_region();
+            }
+        }
+    });
+    Some(module)
+}
+
+/// File, line and column of a plain file location.
+fn file_line_column(location: Location) -> Option<(String, usize, usize)> {
+    if !location.is_file_line_col_range() {
+        return None;
+    }
+    let name = location.file_line_col_range_filename().as_string_ref().as_str().ok()?.to_string();
+    Some((name, location.file_line_col_range_start_line(), location.file_line_col_range_start_column()))
 }
 
 fn parse_operation<'c>(context: &'c Context, source: &str, file_name: &str) -> Option<Operation<'c>> {
@@ -101,20 +231,29 @@ pub fn print<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, options: PrintOptions)
     }
 }
 
-/// MLIR's `mlirOperationCreateParse` wants exactly one top-level op. Like mlir-opt, wrap anything else in a
-/// `module { ... }`. The opening brace goes on a blank or comment-only line before the first op (comments mean
-/// nothing to MLIR) so that every line keeps its number and column; only when the first op sits on the
-/// first usable line is it prefixed on that line.
-fn wrap_in_module_if_needed(text: &str) -> String {
+/// How the text is put into one top-level op for MLIR's `mlirOperationCreateParse`.
+#[derive(Debug, PartialEq, Eq)]
+enum Wrapping {
+    /// The text to parse: as it was (one module), or wrapped in a `module { ... }` that moves no line or column
+    /// (the opening brace on a blank or comment-only line before the first op: comments mean nothing to MLIR).
+    Exact(String),
+    /// No such line: `wrapped` has `module {` on a line of its own, inserted before line `module_line` (1-based)
+    /// of the text, which holds the first op; see [`parse_wrapping_on_a_line_of_its_own`].
+    OnALineOfItsOwn { wrapped: String, module_line: usize },
+}
+
+/// Like mlir-opt, anything but a single module is wrapped in a `module { ... }`.
+fn wrap_in_module_if_needed(text: &str) -> Wrapping {
     let Some(first_op) = first_operation_offset(text) else {
-        return format!("module {{\n{text}\n}}");
+        // No op: nothing to locate (the module's own location is line 1 either way).
+        return Wrapping::Exact(format!("module {{\n{text}\n}}"));
     };
     let rest = &text[first_op..];
     let is_module = ["module", "builtin.module", "\"builtin.module\""].iter().any(|name| {
         rest.strip_prefix(name).is_some_and(|after| after.starts_with(|c: char| c.is_whitespace() || c == '{' || c == '@' || c == '('))
     });
     if is_module && !has_second_top_level_op(text, first_op) {
-        return text.to_string();
+        return Wrapping::Exact(text.to_string());
     }
     let line_start = text[..first_op].rfind('\n').map_or(0, |newline| newline + 1);
     // Look for a blank or comment-only line between the last alias definition and the first op.
@@ -129,14 +268,16 @@ fn wrap_in_module_if_needed(text: &str) -> String {
             wrapped.push_str("module {");
             wrapped.push_str(&text[search_end - 1..]);
             wrapped.push_str("\n}\n");
-            return wrapped;
+            return Wrapping::Exact(wrapped);
         }
         if trimmed.starts_with('#') || trimmed.starts_with('!') {
             break; // an alias definition: the module must start after it
         }
         search_end = previous_start;
     }
-    format!("{}module {{ {}\n}}\n", &text[..first_op], &text[first_op..])
+    let module_line = text[..line_start].matches('\n').count() + 1;
+    let wrapped = format!("{}module {{\n{}\n}}\n", &text[..line_start], &text[line_start..]);
+    Wrapping::OnALineOfItsOwn { wrapped, module_line }
 }
 
 /// Byte offset of the first top-level token that starts an op (skipping comments and `#alias = ...` /
@@ -272,18 +413,25 @@ fn skip_generic_module_tail(text: &str, mut offset: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::wrap_in_module_if_needed;
+    use super::{wrap_in_module_if_needed, Wrapping};
+
+    fn exact(text: &str) -> String {
+        match wrap_in_module_if_needed(text) {
+            Wrapping::Exact(wrapped) => wrapped,
+            other => panic!("{other:?}"),
+        }
+    }
 
     #[test]
     fn single_module_is_kept() {
         let text = "// RUN: x\nmodule {\n}\n";
-        assert_eq!(wrap_in_module_if_needed(text), text);
+        assert_eq!(exact(text), text);
     }
 
     #[test]
     fn functions_are_wrapped_on_a_comment_line() {
         let text = "// RUN: x\nfunc.func @f() {\n  return\n}\n";
-        let wrapped = wrap_in_module_if_needed(text);
+        let wrapped = exact(text);
         assert_eq!(wrapped, "module {\nfunc.func @f() {\n  return\n}\n\n}\n");
         // Line 2 still holds the function.
         assert_eq!(wrapped.lines().nth(1), Some("func.func @f() {"));
@@ -292,32 +440,44 @@ mod tests {
     #[test]
     fn aliases_stay_outside_the_module() {
         let text = "#map = affine_map<(d0) -> (d0)>\n\nfunc.func @f() {\n  return\n}\n";
-        let wrapped = wrap_in_module_if_needed(text);
+        let wrapped = exact(text);
         assert!(wrapped.starts_with("#map = affine_map<(d0) -> (d0)>\nmodule {\nfunc.func"), "{wrapped}");
     }
 
     #[test]
-    fn first_line_op_is_prefixed() {
+    fn first_line_op_gets_a_line_of_its_own() {
         let text = "func.func @f() {\n  return\n}";
-        assert_eq!(wrap_in_module_if_needed(text), "module { func.func @f() {\n  return\n}\n}\n");
+        assert_eq!(
+            wrap_in_module_if_needed(text),
+            Wrapping::OnALineOfItsOwn { wrapped: "module {\nfunc.func @f() {\n  return\n}\n}\n".into(), module_line: 1 }
+        );
+        // Right after an alias definition: the module line goes between them.
+        let text = "#map = affine_map<(d0) -> (d0)>\nfunc.func @f() {\n  return\n}\n";
+        assert_eq!(
+            wrap_in_module_if_needed(text),
+            Wrapping::OnALineOfItsOwn {
+                wrapped: "#map = affine_map<(d0) -> (d0)>\nmodule {\nfunc.func @f() {\n  return\n}\n\n}\n".into(),
+                module_line: 2
+            }
+        );
     }
 
     #[test]
     fn single_generic_module_is_kept() {
         let text = "\"builtin.module\"() ({\n}) {sym_name = \"m\"} : () -> () loc(unknown)\n";
-        assert_eq!(wrap_in_module_if_needed(text), text);
+        assert_eq!(exact(text), text);
         let two = "\"builtin.module\"() ({\n}) : () -> ()\n\"builtin.module\"() ({\n}) : () -> ()\n";
-        assert!(wrap_in_module_if_needed(two).starts_with("module {"));
+        assert!(matches!(wrap_in_module_if_needed(two), Wrapping::OnALineOfItsOwn { module_line: 1, .. }));
     }
 
     #[test]
     fn two_modules_are_wrapped() {
         let text = "\nmodule {\n}\nmodule {\n}\n";
-        assert!(wrap_in_module_if_needed(text).starts_with("module {\nmodule {"));
+        assert!(exact(text).starts_with("module {\nmodule {"));
     }
 
     #[test]
     fn empty_input_becomes_an_empty_module() {
-        assert_eq!(wrap_in_module_if_needed("// nothing\n"), "module {\n// nothing\n\n}");
+        assert_eq!(exact("// nothing\n"), "module {\n// nothing\n\n}");
     }
 }

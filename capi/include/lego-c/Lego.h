@@ -174,7 +174,10 @@ LEGO_CAPI_EXPORTED MlirLogicalResult legoBuildToLLVMSPIRVPipeline(
 
 /// Convenience: runs pipeline text (as for legoOpPassManagerAddPipeline) on
 /// `module` with a new pass manager on the module's context, verifier on.
-/// A bad pipeline or a failing pass is reported as diagnostics on the context.
+/// A bad pipeline or a failing pass is reported as diagnostics on the context
+/// and is a failure; so is any error diagnostic emitted during the run (some
+/// upstream passes, such as lower-affine, report an error and succeed), as
+/// lego-opt exits 1 on it. The diagnostics still reach the context's handlers.
 LEGO_CAPI_EXPORTED MlirLogicalResult legoRunPipeline(MlirModule module,
                                                      MlirStringRef pipeline);
 

@@ -218,6 +218,9 @@ impl LegoPass for GpuCodeCheck {
             }
             return Err(PassFailure(format!("{} undischarged bounds obligation(s)", obligations.len())));
         }
+        if self.require && !kernels_not_lowered_for_spirv(root, &pipeline, &self.pipeline) {
+            return Err(PassFailure("a gpu.module was already lowered for SPIR-V".into()));
+        }
         if self.require && !kernel_abi_errors(root, &pipeline, &self.pipeline, self.kernel_index_bits) {
             return Err(PassFailure("a kernel's launch sizes, memrefs or index constants do not fit the target".into()));
         }
@@ -243,6 +246,67 @@ impl LegoPass for GpuCodeCheck {
         emit_error(location, &message);
         Err(PassFailure(message))
     }
+}
+
+/// NVVM and ROCDL compile the LLVM functions of a `gpu.module` as they are: functions a SPIR-V pipeline
+/// already lowered (`lego-to-llvmspirv`, `lego-to-xevm`: `spir_kernelcc` kernels calling `spir_funccc`
+/// OpenCL built-ins) reach LLVM's AMDGPU backend, which stops the process with the unlocated fatal error
+/// "unsupported calling convention" (fuzz finding eb05333905), and NVPTX, which compiles the kernel as a plain
+/// device function. Each such function, and each call with a SPIR calling convention outside them, is an
+/// error at its op. Returns false when it reported an error.
+fn kernels_not_lowered_for_spirv(root: OperationRef<'_, '_>, pipeline_for_message: &str, pipeline: &str) -> bool {
+    if !matches!(pipeline, "lego-to-nvvm" | "lego-to-rocdl") {
+        return true;
+    }
+    let target = if pipeline == "lego-to-nvvm" { "NVPTX" } else { "AMDGPU" };
+    let mut gpu_modules = Vec::new();
+    walk_ops(root, &mut |op| {
+        if op_name(op) == "gpu.module" {
+            gpu_modules.push(op);
+        }
+    });
+    let mut ok = true;
+    for gpu_module in gpu_modules {
+        let mut offending = Vec::new();
+        walk_ops(gpu_module, &mut |op| {
+            let name = op_name(op);
+            if !matches!(name.as_str(), "llvm.func" | "llvm.call") {
+                return;
+            }
+            let Some(convention) = spir_calling_convention(op) else { return };
+            // A call inside a function reported already adds nothing.
+            let in_reported = op.parent_operation().is_some_and(|parent| {
+                offending.iter().any(|(reported, _): &(OperationRef, String)| *reported == parent)
+            });
+            if name == "llvm.func" || !in_reported {
+                offending.push((op, convention));
+            }
+        });
+        for (op, convention) in offending {
+            let what = match string_attribute(op, "sym_name") {
+                Some(symbol) => format!("'{}' op @{symbol}", op_name(op)),
+                None => format!("'{}' op", op_name(op)),
+            };
+            emit_error(
+                op.location(),
+                &format!(
+                    "{what} has the SPIR-V calling convention {convention}: this gpu.module was already lowered \
+                     for SPIR-V (e.g. by 'lego-to-llvmspirv'), and {pipeline_for_message} cannot compile it for \
+                     {target}; run one target pipeline on the unlowered input"
+                ),
+            );
+            ok = false;
+        }
+    }
+    ok
+}
+
+/// `spir_kernelcc` / `spir_funccc` when `op` (an `llvm.func` or `llvm.call`) has one of them as `CConv`.
+fn spir_calling_convention(op: OperationRef) -> Option<String> {
+    let attribute = op.attribute("CConv").ok()?;
+    let text = attribute.to_string();
+    let convention = text.strip_prefix("#llvm.cconv<")?.strip_suffix('>')?;
+    convention.starts_with("spir_").then(|| convention.to_string())
 }
 
 /// What upstream's GPU conversions fail on deep inside the pipeline, with an unlocated message or none (issue

@@ -8,8 +8,9 @@ use melior::{
     Context,
 };
 use std::{
+    ffi::{c_char, CStr},
     panic::{catch_unwind, AssertUnwindSafe},
-    sync::{Arc, Mutex},
+    sync::{Arc, Mutex, OnceLock},
 };
 
 /// A diagnostic, detached from MLIR.
@@ -55,10 +56,61 @@ impl DiagnosticSink {
         DiagnosticSink { collected }
     }
 
+    /// Routes LLVM's fatal errors (a backend giving up inside `gpu-module-to-binary`, say) to stderr as an
+    /// `error:` naming the input, after the diagnostics collected so far: LLVM then exits with status 1, and
+    /// its default handler would print only `LLVM ERROR: <reason>`, losing them. The pipelines check what they
+    /// know LLVM rejects before it sees it, at the op; this is the net under what they do not know.
+    pub fn report_llvm_fatal_errors(&self, file_name: &str, source: &str) {
+        let report = FatalErrorReport {
+            file_name: file_name.to_string(),
+            source: source.to_string(),
+            collected: Arc::clone(&self.collected),
+        };
+        if FATAL_ERROR_REPORT.set(report).is_ok() {
+            unsafe { LLVMInstallFatalErrorHandler(on_llvm_fatal_error) };
+        }
+    }
+
     /// Takes what was collected since the last call.
     pub fn take(&self) -> Vec<Reported> {
         self.collected.lock().map(|mut collected| std::mem::take(&mut *collected)).unwrap_or_default()
     }
+}
+
+extern "C" {
+    // llvm-c/ErrorHandling.h (LLVMSupport, linked with MLIR).
+    fn LLVMInstallFatalErrorHandler(handler: extern "C" fn(*const c_char));
+}
+
+/// What the fatal-error handler prints besides the reason. LLVM's C API handler takes no user data, so it is
+/// process-wide; it is set once, for the one input lego-opt reads.
+struct FatalErrorReport {
+    file_name: String,
+    source: String,
+    collected: Arc<Mutex<Vec<Reported>>>,
+}
+
+static FATAL_ERROR_REPORT: OnceLock<FatalErrorReport> = OnceLock::new();
+
+extern "C" fn on_llvm_fatal_error(reason: *const c_char) {
+    // Called from C++ right before LLVM exits: never let a panic escape.
+    let _ = catch_unwind(AssertUnwindSafe(|| {
+        let reason = if reason.is_null() {
+            "(no reason given)".into()
+        } else {
+            unsafe { CStr::from_ptr(reason) }.to_string_lossy()
+        };
+        match FATAL_ERROR_REPORT.get() {
+            Some(report) => {
+                // try_lock: a diagnostic handler that was interrupted must not deadlock the exit.
+                if let Ok(mut collected) = report.collected.try_lock() {
+                    print(&std::mem::take(&mut *collected), &report.source);
+                }
+                eprintln!("{}: error: LLVM fatal error: {reason}", report.file_name);
+            }
+            None => eprintln!("error: LLVM fatal error: {reason}"),
+        }
+    }));
 }
 
 fn collect(diagnostic: &Diagnostic, into: &mut Vec<Reported>) {

@@ -80,6 +80,7 @@ fn run(cli: &Cli, registry: &Registry) -> Result<bool, String> {
     // Deterministic diagnostic order (and a single thread is what CI machines have anyway).
     context.enable_multi_threading(false);
     let sink = DiagnosticSink::attach(&context);
+    sink.report_llvm_fatal_errors(&file_name, &text);
 
     // Resolve and build the pipeline once before any input is processed: a bad pipeline (unknown pass or
     // option, lego or upstream) is an error of its own, not one located in the input.

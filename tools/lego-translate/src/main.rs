@@ -150,6 +150,7 @@ fn run(cli: &Cli, language: Option<Language>) -> Result<bool, String> {
     let context = lego_dialect::create_context().map_err(|error| format!("error: {error}"))?;
     context.enable_multi_threading(false);
     let sink = DiagnosticSink::attach(&context);
+    sink.report_llvm_fatal_errors(&file_name, &text);
     let registry = Registry::default();
     let pipeline = if cli.no_lower {
         Vec::new()

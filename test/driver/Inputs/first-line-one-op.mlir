@@ -1,0 +1,1 @@
+func.func @f(%a: index) -> i32 { return %a : index }

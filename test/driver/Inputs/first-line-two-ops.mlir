@@ -1,0 +1,4 @@
+func.func @f(%a: index) -> i32 { return %a : index }
+func.func @g() {
+  return
+}
