@@ -6,17 +6,16 @@
 // RUN: lego-opt %s --split-input-file --lego-arith-simplification | FileCheck %s
 // RUN: lego-opt %s --split-input-file --lego-arith-simplification='assume-no-wrap=false' | FileCheck %s --check-prefix=WRAP
 
-// x = 12·q + 3·s + t (s < 4, t < 3): (x mod 12) div 3 = s = (x div 3) mod 4, (x mod 12) mod 3 = t = x mod 3.
+// x = 12·q + 3·s + t (s < 4, t < 3): (x mod 12) div 3 = s = (x div 3) mod 4, (x mod 12) mod 3 = t = x mod 3;
+// then, across the results, x div 12 = (x div 3) div 4 shares the division by 3 (test/simplify/share.mlir).
 // CHECK-LABEL: func.func @chain_static
 // CHECK-SAME: (%[[X:.*]]: index)
 // CHECK-DAG: %[[C3:.*]] = arith.constant 3 : index
 // CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
-// CHECK-DAG: %[[C12:.*]] = arith.constant 12 : index
-// CHECK-DAG: %[[Q0:.*]] = arith.divui %[[X]], %[[C12]] : index
 // CHECK-DAG: %[[D3:.*]] = arith.divui %[[X]], %[[C3]] : index
+// CHECK-DAG: %[[Q0:.*]] = arith.divui %[[D3]], %[[C4]] : index
 // CHECK-DAG: %[[Q1:.*]] = arith.remui %[[D3]], %[[C4]] : index
 // CHECK-DAG: %[[R1:.*]] = arith.remui %[[X]], %[[C3]] : index
-// CHECK-NOT: arith.remui %[[X]], %[[C12]]
 // CHECK: return %[[Q0]], %[[Q1]], %[[R1]] : index, index, index
 func.func @chain_static(%x: index) -> (index, index, index) {
   %c3 = arith.constant 3 : index

@@ -6,7 +6,8 @@
 //! planned in its cheapest form ([`cost`]: factored or expanded, existing values reused) and replaces the
 //! root only when it costs strictly less than the ops the replacement frees (or, at equal cost, when it
 //! removes `affine.linearize_index` / `delinearize_index`, which our unsigned form always beats once
-//! expanded). Rounds repeat to a fixed point. `affine.delinearize_index` results are read as unsigned
+//! expanded). Rounds repeat to a fixed point. Then divisions by constants are shared across roots ([`share`]:
+//! `x div 12` as `(x div 3) div 4` where `x div 3` exists, and the like), which no single root can plan. `affine.delinearize_index` results are read as unsigned
 //! division/remainder only when the input and sizes are proved below 2^63 (where affine's signed floor
 //! semantics agree).
 //!
@@ -24,6 +25,7 @@ pub mod ir;
 pub mod poly;
 pub mod ranges;
 pub mod rules;
+pub mod share;
 pub mod smt;
 pub mod validate;
 
@@ -106,6 +108,8 @@ pub fn simplify(root: MlirOperation, verify_rewrites: bool, assume_no_wrap: bool
             break;
         }
     }
+    // Across roots: divisions by constants derived from one another (one division less each).
+    share::share_divisions(root, verify_rewrites, assume_no_wrap, &mut smt, &mut summary, &mut dead);
     ir::erase_unused(&dead.list, |_| true);
     summary.solver_calls = smt.calls;
     if smt.wall_clock_hits > 0 {

@@ -325,7 +325,23 @@ pub fn validate(
     scoped: &[(MlirValue, Rel, Bound)],
     timeout_ms: u64,
 ) -> Verdict {
-    let width = match largest_value(ranges, &[old, new]) {
+    validate_with(ranges, old, new, &[], scoped, timeout_ms)
+}
+
+/// [`validate`] where the premises of the program's values `evaluated` hold too (non-zero divisors; with
+/// assume-no-wrap, sums and products that do not wrap): values the program computes wherever `old` is
+/// computed (they dominate it), such as the existing division a shared one is derived from.
+pub fn validate_with(
+    ranges: &mut Ranges,
+    old: MlirValue,
+    new: MlirValue,
+    evaluated: &[MlirValue],
+    scoped: &[(MlirValue, Rel, Bound)],
+    timeout_ms: u64,
+) -> Verdict {
+    let mut cones = vec![old, new];
+    cones.extend_from_slice(evaluated);
+    let width = match largest_value(ranges, &cones) {
         Some(largest) => (66 - largest.leading_zeros()).clamp(8, 64),
         None => 64,
     };
@@ -343,6 +359,11 @@ pub fn validate(
         collect_premises: true,
         ops: 0,
     };
+    for value in evaluated {
+        if encoder.value(*value).is_none() {
+            return Verdict::Unknown("a value the rewrite relies on could not be encoded".into());
+        }
+    }
     let Some(old_term) = encoder.value(old) else { return Verdict::Unknown("the old value could not be encoded".into()) };
     encoder.collect_premises = false;
     let Some(new_term) = encoder.value(new) else { return Verdict::Unknown("the new value could not be encoded".into()) };
