@@ -20,7 +20,7 @@
 
 use super::{
     cost::{BinKind, Expr, Materializer},
-    ir::{self, Key},
+    ir::{self, HashMap, HashSet, Key},
     poly::{signed, Poly},
     ranges::Ranges,
     rules::Engine,
@@ -29,7 +29,6 @@ use super::{
 };
 use crate::diagnostics::Severity;
 use mlir_sys::{MlirOperation, MlirValue};
-use std::collections::{HashMap, HashSet};
 
 /// The rule names recorded in [`Summary::rules`].
 pub const SAME_DIVIDEND: &str = "x div (e·2^k) → (x div e) div 2^k (shared)";
@@ -75,14 +74,14 @@ pub(super) fn share_divisions(
     if divisions.len() < 2 {
         return false;
     }
-    let mut by_dividend: HashMap<Key, Vec<Division>> = HashMap::new();
+    let mut by_dividend: HashMap<Key, Vec<Division>> = HashMap::default();
     for division in &divisions {
         by_dividend.entry(ir::key(division.dividend)).or_default().push(*division);
     }
     let mut ranges = Ranges::new(root);
     ranges.assume_no_wrap = assume_no_wrap;
-    let mut sources: HashSet<Key> = HashSet::new();
-    let mut targets: HashSet<Key> = HashSet::new();
+    let mut sources: HashSet<Key> = HashSet::default();
+    let mut targets: HashSet<Key> = HashSet::default();
     let mut changed = false;
     for target in &divisions {
         let key = ir::op_key(target.op);
@@ -95,7 +94,7 @@ pub(super) fn share_divisions(
             continue;
         }
         let r#type = ir::value_type(target.result);
-        let mut values = HashMap::new();
+        let mut values = HashMap::default();
         values.insert(ir::key(derivation.source.result), derivation.source.result);
         let mut materializer = Materializer::new(target.op, r#type, &values);
         let source = Expr::Value(ir::key(derivation.source.result));
@@ -250,7 +249,7 @@ fn derive(
 /// Dividends of other divisions that are computed from `x` by sums and scalings (users of users, bounded).
 fn dividends_above(x: MlirValue, by_dividend: &HashMap<Key, Vec<Division>>) -> Vec<MlirValue> {
     let mut found = Vec::new();
-    let mut seen: HashSet<Key> = HashSet::from([ir::key(x)]);
+    let mut seen: HashSet<Key> = HashSet::from_iter([ir::key(x)]);
     let mut frontier = vec![x];
     for _ in 0..MAX_USER_DEPTH {
         let mut next = Vec::new();
@@ -289,7 +288,7 @@ fn movable(op: MlirOperation) -> bool {
 /// (after `anchor`, pure) to just before it, operands first. Nothing moves unless all of them can.
 fn hoist_before(value: MlirValue, anchor: MlirOperation) -> bool {
     let mut order: Vec<MlirOperation> = Vec::new();
-    let mut planned: HashSet<Key> = HashSet::new();
+    let mut planned: HashSet<Key> = HashSet::default();
     if !plan_hoist(value, anchor, &mut order, &mut planned) {
         return false;
     }
