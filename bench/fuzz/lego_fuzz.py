@@ -444,7 +444,9 @@ def main():
     for key, (number, origin, text, flags, result) in sorted(findings.items()):
         small = minimize(args.lego_opt, text, flags, result.outcome, args, work, args.minimize_seconds)
         digest = hashlib.sha1(key.encode()).hexdigest()[:10]
-        path = out / f"{result.outcome}-{digest}.mlir"
+        # The signature names the class and flags, not the input: runs with other seeds find other inputs of
+        # the same signature, so the seed is part of the name (a reproducer never overwrites an older one).
+        path = out / f"{result.outcome}-{digest}-seed{seed}.mlir"
         command = " ".join(["lego-opt", path.name] + [f"'{f}'" if " " in f else f for f in flags])
         header = (f"// RUN: {command}\n// Outcome: {result.outcome} (exit status {result.returncode}, "
                   f"{result.seconds:.1f} s, {result.cpu_seconds:.1f} s CPU, {result.max_rss_mib:.0f} MiB); found by lego-fuzz seed {seed}, case "
