@@ -51,6 +51,11 @@ pub struct Cli {
     /// Report the time spent in each pass.
     #[arg(long = "mlir-timing")]
     pub timing: bool,
+    /// Verify the IR after each pass (mlir-opt's default; `--verify-each=false` skips it, which trusts every
+    /// pass to produce valid IR: for compile-time measurements and trusted pipelines).
+    #[arg(long = "verify-each", value_name = "BOOL", num_args = 0..=1, require_equals = true,
+          default_value = "true", default_missing_value = "true", action = clap::ArgAction::Set)]
+    pub verify_each: bool,
     /// Accepted for mlir-opt compatibility: lego-opt is single-threaded.
     #[arg(long = "mlir-disable-threading")]
     pub disable_threading: bool,

@@ -139,6 +139,7 @@ fn run_pipeline(
     };
     if !(cli.print_ir_after_all || cli.print_ir_before_all) {
         let manager = PassManager::new(context);
+        manager.enable_verifier(cli.verify_each);
         if cli.timing {
             unsafe { mlir_sys::mlirPassManagerEnableTiming(manager.to_raw()) };
         }
@@ -164,6 +165,7 @@ fn run_pipeline(
             dump("Before", module);
         }
         let manager = PassManager::new(context);
+        manager.enable_verifier(cli.verify_each);
         if let Err(error) =
             registry::build_pass_manager(
                 registry,
