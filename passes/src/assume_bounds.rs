@@ -55,6 +55,9 @@ pub struct MaterializeAssumeBounds {
     pub clamp: bool,
     /// With `cleanup`: erase every fact (what `lego-lower` ends with).
     pub consume_facts: bool,
+    /// Leave the §0 clean-up to a later pass of the pipeline (see [`crate::pipelines::cleanup_deferred`]).
+    pub defer_cleanup: bool,
+    pub(crate) lego_ops_left: bool,
 }
 
 pub fn create(options: MaterializeAssumeBounds) -> melior::pass::Pass {
@@ -83,8 +86,12 @@ impl LegoPass for MaterializeAssumeBounds {
             (false, false) => materialize_remainders(root)?,
             (false, true) => materialize(root)?,
         }
-        crate::cleanup::greedy_cleanup(root);
+        self.lego_ops_left = self.defer_cleanup || crate::cleanup::greedy_cleanup(root).lego_ops_left;
         Ok(())
+    }
+
+    fn may_leave_lego_ops(&self) -> bool {
+        self.lego_ops_left
     }
 }
 

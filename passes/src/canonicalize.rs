@@ -37,11 +37,21 @@ const MAX_SWEEPS: usize = 32;
 static ID: PassId = PassId::new();
 
 #[derive(Clone, Default)]
-pub struct Canonicalize;
+pub struct Canonicalize {
+    /// Upstream `canonicalize` runs next (the `canonicalize` elements of `lego-lower`): it is MLIR's greedy
+    /// driver, so of the §0 clean-up only the dead-lego sweep is ours.
+    followed_by_canonicalize: bool,
+    lego_ops_left: bool,
+}
 
 /// The pass, ready for a pass manager.
 pub fn create() -> melior::pass::Pass {
-    crate::external::into_mlir_pass(Canonicalize, &ID)
+    crate::external::into_mlir_pass(Canonicalize::default(), &ID)
+}
+
+/// The pass where upstream `canonicalize` comes next, when `followed` (see [`Canonicalize`]).
+pub fn create_followed_by_canonicalize(followed: bool) -> melior::pass::Pass {
+    crate::external::into_mlir_pass(Canonicalize { followed_by_canonicalize: followed, lego_ops_left: true }, &ID)
 }
 
 impl LegoPass for Canonicalize {
@@ -56,8 +66,17 @@ impl LegoPass for Canonicalize {
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
         canonicalize(op);
         // lowering-form.md §0: the greedy driver's clean-up (folding, constants uniqued/hoisted, dead ops).
-        crate::cleanup::greedy_cleanup(op.to_raw());
+        let outcome = if self.followed_by_canonicalize {
+            crate::cleanup::cleanup_before_canonicalize(op.to_raw())
+        } else {
+            crate::cleanup::greedy_cleanup(op.to_raw())
+        };
+        self.lego_ops_left = outcome.lego_ops_left;
         Ok(())
+    }
+
+    fn may_leave_lego_ops(&self) -> bool {
+        self.lego_ops_left
     }
 }
 

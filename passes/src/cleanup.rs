@@ -40,12 +40,18 @@ pub fn erase_dead_pure_lego_ops(root: MlirOperation) -> usize {
     erase_dead_pure_lego_ops_counting(root).0
 }
 
-/// [`erase_dead_pure_lego_ops`], also returning how many pure lego ops there were.
-fn erase_dead_pure_lego_ops_counting(root: MlirOperation) -> (usize, usize) {
+/// [`erase_dead_pure_lego_ops`], also returning how many pure lego ops there were and how many lego ops of any
+/// kind.
+fn erase_dead_pure_lego_ops_counting(root: MlirOperation) -> (usize, usize, usize) {
     let mut candidates = Vec::new();
+    let mut lego_ops = 0;
     ir::walk(root, &mut |op| {
-        if is_pure_lego_op(op) {
-            candidates.push(op);
+        let name = ir::op_name(op);
+        if name.starts_with("lego.") {
+            lego_ops += 1;
+            if !is_effectful_lego_op(name) && ir::result_count(op) > 0 {
+                candidates.push(op);
+            }
         }
     });
     let found = candidates.len();
@@ -56,7 +62,7 @@ fn erase_dead_pure_lego_ops_counting(root: MlirOperation) -> (usize, usize) {
             erased += 1;
         }
     }
-    (erased, found)
+    (erased, found, lego_ops)
 }
 
 /// MLIR's greedy driver with no patterns on `root`: folding, constant uniquing and hoisting, dead-op erasure.
@@ -79,10 +85,18 @@ pub fn fold_greedily(root: MlirOperation) -> bool {
     }
 }
 
+/// What a clean-up saw of the IR it left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CleanupOutcome {
+    /// Whether a lego op may be left under the root. False lets the pass skip the lego dialect verifier's walk:
+    /// it checks lego ops only, and neither folding nor erasing creates one.
+    pub lego_ops_left: bool,
+}
+
 /// The §0 clean-up of a lego rewrite pass on `root` (the op the pass runs on).
-pub fn greedy_cleanup(root: MlirOperation) {
+pub fn greedy_cleanup(root: MlirOperation) -> CleanupOutcome {
     let _span = tracing::debug_span!(target: "lego", "greedy-cleanup").entered();
-    let (before, found) = erase_dead_pure_lego_ops_counting(root);
+    let (before, found, lego_ops) = erase_dead_pure_lego_ops_counting(root);
     if !fold_greedily(root) {
         tracing::debug!(target: "lego", "greedy clean-up did not converge");
     }
@@ -94,4 +108,23 @@ pub fn greedy_cleanup(root: MlirOperation) {
         fold_greedily(root);
     }
     tracing::debug!(target: "lego", "greedy clean-up erased {} dead lego ops", before + after);
+    CleanupOutcome { lego_ops_left: lego_ops > before }
+}
+
+/// The clean-up of a pass that upstream `canonicalize` follows (`canonicalize` inside `lego-lower`): that
+/// pass is MLIR's greedy driver too (folding, constants uniqued and hoisted, dead ops), so only the dead-lego
+/// sweep it cannot do is ours. When a pure lego op was there, folding could leave one dead (an `apply` whose
+/// result was multiplied by 0), which canonicalize would not erase: then the whole §0 clean-up runs.
+pub fn cleanup_before_canonicalize(root: MlirOperation) -> CleanupOutcome {
+    let _span = tracing::debug_span!(target: "lego", "dead-lego-sweep").entered();
+    let (before, found, lego_ops) = erase_dead_pure_lego_ops_counting(root);
+    if found > 0 {
+        if !fold_greedily(root) {
+            tracing::debug!(target: "lego", "greedy clean-up did not converge");
+        }
+        if erase_dead_pure_lego_ops(root) > 0 {
+            fold_greedily(root);
+        }
+    }
+    CleanupOutcome { lego_ops_left: lego_ops > before }
 }

@@ -150,16 +150,29 @@ pub fn arithmetic_passes() -> Vec<PassInfo> {
                     clamp: options.bool("clamp")?,
                     only_layout_contract: options.bool("only-layout-contract")?,
                     consume_facts: options.bool("consume-facts")?,
+                    defer_cleanup: cleanup_deferred(options),
+                    ..Default::default()
                 }))
             }),
         },
     ]
 }
 
+/// The name of the lowering pipeline (passes.md).
+pub const LEGO_LOWER: &str = "lego-lower";
+
+/// Whether a pass built with `options` is `lego-lower`'s own `lego-materialize-assume-bounds`: the next element
+/// of the pipeline (`canonicalize`) runs the §0 clean-up, so it leaves it out (lowering-form.md §0 asks it of
+/// each pass run alone; the pipeline's output is the same). Not the strength reduction: with its clean-up left to
+/// the end, constants are hoisted in another order.
+pub fn cleanup_deferred(options: &Options) -> bool {
+    options.enclosing_pipeline() == Some(LEGO_LOWER)
+}
+
 /// The pipelines of passes.md.
 pub fn pipelines() -> Vec<PassInfo> {
     vec![PassInfo {
-        name: "lego-lower",
+        name: LEGO_LOWER,
         description: "normalization → to-arith → canonicalize/CSE → arith-simplification → verify → strength-reduction → canonicalize/CSE (layout input ranges and user facts inform the simplifier, then are consumed)",
         options: &[],
         entry: Entry::Pipeline(lego_lower),

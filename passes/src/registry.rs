@@ -44,6 +44,8 @@ pub struct PassInfo {
 pub struct Options {
     pass: &'static str,
     values: BTreeMap<&'static str, String>,
+    /// The lego pipeline whose expansion holds this pass, when built from one (not user-settable).
+    pipeline: Option<&'static str>,
 }
 
 impl Options {
@@ -63,7 +65,14 @@ impl Options {
                 values.insert(spec.name, value);
             }
         }
-        Ok(Options { pass: info.name, values })
+        Ok(Options { pass: info.name, values, pipeline: None })
+    }
+
+    /// The lego pipeline that this pass instance is an element of, when the pass manager is built from its
+    /// expansion (`lego-lower`); None for a pass named by the user, and when a pipeline is run one element at
+    /// a time (IR printing). Lets a pipeline's passes leave a clean-up to a later element.
+    pub fn enclosing_pipeline(&self) -> Option<&'static str> {
+        self.pipeline
     }
 
     /// The pass or pipeline these options belong to.
@@ -218,11 +227,15 @@ impl Builder<'_> {
         let Some(info) = self.registry.lookup(&element.name) else {
             if element.name == "canonicalize" {
                 // Upstream canonicalize knows nothing of IRDL ops: the lego patterns run with it (dialect.md).
-                manager.add_pass(crate::canonicalize::create());
+                // Inside lego-lower, upstream canonicalize (the next pass) does the greedy driver's part of the
+                // clean-up.
+                let in_lego_lower = self.expanding.last() == Some(&crate::pipelines::LEGO_LOWER);
+                manager.add_pass(crate::canonicalize::create_followed_by_canonicalize(in_lego_lower));
             }
             return add_upstream(manager, &element.to_string(), &element.name, self.implicit_nesting);
         };
-        let options = Options::parse(info, element.options.as_deref())?;
+        let mut options = Options::parse(info, element.options.as_deref())?;
+        options.pipeline = self.expanding.last().copied();
         match info.entry {
             Entry::Pass(constructor) => {
                 manager.add_pass(constructor(&options)?);

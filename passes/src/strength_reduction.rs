@@ -27,10 +27,12 @@ use std::collections::HashMap;
 static ID: PassId = PassId::new();
 
 #[derive(Clone, Default)]
-pub struct StrengthReduction;
+pub struct StrengthReduction {
+    lego_ops_left: bool,
+}
 
 pub fn create() -> melior::pass::Pass {
-    crate::external::into_mlir_pass(StrengthReduction, &ID)
+    crate::external::into_mlir_pass(StrengthReduction { lego_ops_left: true }, &ID)
 }
 
 impl LegoPass for StrengthReduction {
@@ -48,8 +50,12 @@ impl LegoPass for StrengthReduction {
         let spreads = morton::rewrite_all(root, &mut non_negative)?;
         let reduced = reduce_powers_of_two(root, &mut non_negative)?;
         tracing::debug!(target: "lego", "strength reduction: {spreads} Morton spreads, {reduced} ops reduced");
-        crate::cleanup::greedy_cleanup(root);
+        self.lego_ops_left = crate::cleanup::greedy_cleanup(root).lego_ops_left;
         Ok(())
+    }
+
+    fn may_leave_lego_ops(&self) -> bool {
+        self.lego_ops_left
     }
 }
 
