@@ -43,8 +43,8 @@ pub fn parse<'c>(context: &'c Context, file_name: &str, text: &str) -> Result<Mo
             let operation = parse_reporting_silent_failures(context, &wrapped, file_name).ok_or(ParseError::Mlir)?;
             Module::from_operation(operation).ok_or(ParseError::Mlir)?
         }
-        Wrapping::OnALineOfItsOwn { wrapped, module_line } => {
-            parse_wrapping_on_a_line_of_its_own(context, &generic, &wrapped, module_line, file_name)
+        Wrapping::OnALineOfItsOwn { wrapped, module_line, several } => {
+            parse_wrapping_on_a_line_of_its_own(context, &generic, &wrapped, module_line, several, file_name)
                 .ok_or(ParseError::Mlir)?
         }
     };
@@ -95,9 +95,30 @@ fn parse_wrapping_on_a_line_of_its_own<'c>(
     text: &str,
     wrapped: &str,
     module_line: usize,
+    several: bool,
     file_name: &str,
 ) -> Option<Module<'c>> {
     let module_location = Location::new(context, file_name, module_line, 1);
+    if !several {
+        match parse_single_op(context, text, file_name, module_location) {
+            SingleOp::Parsed(module) => return Some(module),
+            SingleOp::Failed => return None,
+            SingleOp::Several => {}
+        }
+    }
+    parse_wrapped(context, wrapped, module_line, file_name, module_location)
+}
+
+enum SingleOp<'c> {
+    Parsed(Module<'c>),
+    /// Errors reported (or none, and a located error of ours said so).
+    Failed,
+    /// MLIR found several top-level ops: the text must be wrapped.
+    Several,
+}
+
+/// Parses `text` as one op, put into a new module: every location is MLIR's own, exact.
+fn parse_single_op<'c>(context: &'c Context, text: &str, file_name: &str, module_location: Location<'c>) -> SingleOp<'c> {
     let errors_seen = std::rc::Rc::new(std::cell::Cell::new(0usize));
     let several_ops = std::rc::Rc::new(std::cell::Cell::new(false));
     let (counter, several) = (std::rc::Rc::clone(&errors_seen), std::rc::Rc::clone(&several_ops));
@@ -118,14 +139,26 @@ fn parse_wrapping_on_a_line_of_its_own<'c>(
     if let Some(operation) = operation {
         let module = Module::new(module_location);
         module.body().append_operation(operation);
-        return Some(module);
+        return SingleOp::Parsed(module);
     }
     if errors_seen.get() > 0 || !several_ops.get() {
         if errors_seen.get() == 0 {
             verify::emit_error(module_location, "MLIR could not parse the input and gave no reason");
         }
-        return None;
+        return SingleOp::Failed;
     }
+    SingleOp::Several
+}
+
+/// Parses `wrapped` (`module {` on a line of its own before line `module_line`) and moves every location the
+/// parser made back to the user's line and column.
+fn parse_wrapped<'c>(
+    context: &'c Context,
+    wrapped: &str,
+    module_line: usize,
+    file_name: &str,
+    module_location: Location<'c>,
+) -> Option<Module<'c>> {
 
     // The same ops parse again, so this parse reports nothing new: its diagnostics are kept from the caller
     // (they would repeat the first parse's warnings) unless it fails after all.
@@ -163,12 +196,18 @@ fn parse_wrapping_on_a_line_of_its_own<'c>(
         }
         return None;
     };
+    // Once per op and block argument: compares the file name in place rather than copying it out.
     let unwrap = |location: Location<'c>| -> Option<Location<'c>> {
-        let (name, line, column) = file_line_column(location)?;
-        (name == wrapped_file_name && location.is_file_line_col_range()).then(|| {
-            let (line, column) = unwrap_position(line, column);
-            Location::new(context, file_name, line, column)
-        })
+        if !location.is_file_line_col_range()
+            || location.file_line_col_range_filename().as_string_ref().as_str() != Ok(wrapped_file_name.as_str())
+        {
+            return None;
+        }
+        let (line, column) = unwrap_position(
+            location.file_line_col_range_start_line(),
+            location.file_line_col_range_start_column(),
+        );
+        Some(Location::new(context, file_name, line, column))
     };
     let module = Module::from_operation(operation)?;
     crate::ops::walk_ops(module.as_operation(), &mut |op| {
@@ -238,8 +277,9 @@ enum Wrapping {
     /// (the opening brace on a blank or comment-only line before the first op: comments mean nothing to MLIR).
     Exact(String),
     /// No such line: `wrapped` has `module {` on a line of its own, inserted before line `module_line` (1-based)
-    /// of the text, which holds the first op; see [`parse_wrapping_on_a_line_of_its_own`].
-    OnALineOfItsOwn { wrapped: String, module_line: usize },
+    /// of the text, which holds the first op; see [`parse_wrapping_on_a_line_of_its_own`]. `several`: our
+    /// scan saw a second top-level op, so parsing the text as one op is bound to fail and is not tried.
+    OnALineOfItsOwn { wrapped: String, module_line: usize, several: bool },
 }
 
 /// Like mlir-opt, anything but a single module is wrapped in a `module { ... }`.
@@ -277,7 +317,7 @@ fn wrap_in_module_if_needed(text: &str) -> Wrapping {
     }
     let module_line = text[..line_start].matches('\n').count() + 1;
     let wrapped = format!("{}module {{\n{}\n}}\n", &text[..line_start], &text[line_start..]);
-    Wrapping::OnALineOfItsOwn { wrapped, module_line }
+    Wrapping::OnALineOfItsOwn { wrapped, module_line, several: has_second_top_level_op(text, first_op) }
 }
 
 /// Byte offset of the first top-level token that starts an op (skipping comments and `#alias = ...` /
@@ -449,7 +489,11 @@ mod tests {
         let text = "func.func @f() {\n  return\n}";
         assert_eq!(
             wrap_in_module_if_needed(text),
-            Wrapping::OnALineOfItsOwn { wrapped: "module {\nfunc.func @f() {\n  return\n}\n}\n".into(), module_line: 1 }
+            Wrapping::OnALineOfItsOwn {
+                wrapped: "module {\nfunc.func @f() {\n  return\n}\n}\n".into(),
+                module_line: 1,
+                several: false
+            }
         );
         // Right after an alias definition: the module line goes between them.
         let text = "#map = affine_map<(d0) -> (d0)>\nfunc.func @f() {\n  return\n}\n";
@@ -457,7 +501,8 @@ mod tests {
             wrap_in_module_if_needed(text),
             Wrapping::OnALineOfItsOwn {
                 wrapped: "#map = affine_map<(d0) -> (d0)>\nmodule {\nfunc.func @f() {\n  return\n}\n\n}\n".into(),
-                module_line: 2
+                module_line: 2,
+                several: false
             }
         );
     }
@@ -467,7 +512,7 @@ mod tests {
         let text = "\"builtin.module\"() ({\n}) {sym_name = \"m\"} : () -> () loc(unknown)\n";
         assert_eq!(exact(text), text);
         let two = "\"builtin.module\"() ({\n}) : () -> ()\n\"builtin.module\"() ({\n}) : () -> ()\n";
-        assert!(matches!(wrap_in_module_if_needed(two), Wrapping::OnALineOfItsOwn { module_line: 1, .. }));
+        assert!(matches!(wrap_in_module_if_needed(two), Wrapping::OnALineOfItsOwn { module_line: 1, several: true, .. }));
     }
 
     #[test]
