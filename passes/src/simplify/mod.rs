@@ -535,21 +535,7 @@ fn round(
         }
         if verify {
             let verdict = validate::validate(&mut ranges, value, new_value, &plan.scoped, smt::SAFETY_NET_MS);
-            // A refuted rewrite is a bug of the simplifier (error); one Z3 could not decide is a warning.
-            let complaint = match verdict {
-                validate::Verdict::Proved => None,
-                validate::Verdict::Refuted(assignment) => Some((
-                    Severity::Error,
-                    format!("lego-arith-simplification: rewrite refuted by Z3 (counterexample: {assignment}); left unchanged"),
-                )),
-                validate::Verdict::Unknown(why) => Some((
-                    Severity::Warning,
-                    format!("lego-arith-simplification: could not prove the rewrite of this value ({why}); left unchanged"),
-                )),
-            };
-            if let Some((severity, message)) = complaint {
-                let location = unsafe { melior::ir::Location::from_raw(mlir_sys::mlirOperationGetLocation(def)) };
-                crate::diagnostics::emit(location, severity, &message);
+            if !verdict.accept_or_report(def, "rewrite", "the rewrite of this value") {
                 summary.rejected_by_validation += 1;
                 dead.rejected.insert(ir::key(value));
                 dead.list.extend(materializer.created.iter().copied());

@@ -27,7 +27,6 @@ use super::{
     smt::{self, SmtProver},
     validate, Dead, Summary,
 };
-use crate::diagnostics::Severity;
 use mlir_sys::{MlirOperation, MlirValue};
 
 /// The rule names recorded in [`Summary::rules`].
@@ -113,20 +112,7 @@ pub(super) fn share_divisions(
             let evaluated = [derivation.source.result];
             let verdict =
                 validate::validate_with(&mut ranges, target.result, new_value, &evaluated, &scoped, smt::SAFETY_NET_MS);
-            let complaint = match verdict {
-                validate::Verdict::Proved => None,
-                validate::Verdict::Refuted(assignment) => Some((
-                    Severity::Error,
-                    format!("lego-arith-simplification: shared division refuted by Z3 (counterexample: {assignment}); left unchanged"),
-                )),
-                validate::Verdict::Unknown(why) => Some((
-                    Severity::Warning,
-                    format!("lego-arith-simplification: could not prove the shared form of this division ({why}); left unchanged"),
-                )),
-            };
-            if let Some((severity, message)) = complaint {
-                let location = unsafe { melior::ir::Location::from_raw(mlir_sys::mlirOperationGetLocation(target.op)) };
-                crate::diagnostics::emit(location, severity, &message);
+            if !verdict.accept_or_report(target.op, "shared division", "the shared form of this division") {
                 summary.rejected_by_validation += 1;
                 discard(dead, &materializer.created);
                 continue;

@@ -12,6 +12,7 @@ use super::{
     ranges::{max_of, Ranges, Rel},
     rules::{Bound, Delinearize, Linearize},
 };
+use crate::diagnostics::Severity;
 use lego_smt::{Outcome, Query, Term};
 use mlir_sys::MlirValue;
 use super::ir::{HashMap, HashSet};
@@ -20,6 +21,28 @@ pub enum Verdict {
     Proved,
     Refuted(String),
     Unknown(String),
+}
+
+impl Verdict {
+    /// Whether the rewrite may go ahead; otherwise reports why not at `op`: a refuted rewrite is a bug of the
+    /// simplifier (an error), one Z3 could not decide a warning. `rewrite` names what was refuted ("rewrite"),
+    /// `unproved` what could not be proved ("the rewrite of this value").
+    pub fn accept_or_report(self, op: mlir_sys::MlirOperation, rewrite: &str, unproved: &str) -> bool {
+        let (severity, message) = match self {
+            Verdict::Proved => return true,
+            Verdict::Refuted(assignment) => (
+                Severity::Error,
+                format!("lego-arith-simplification: {rewrite} refuted by Z3 (counterexample: {assignment}); left unchanged"),
+            ),
+            Verdict::Unknown(why) => (
+                Severity::Warning,
+                format!("lego-arith-simplification: could not prove {unproved} ({why}); left unchanged"),
+            ),
+        };
+        let location = unsafe { melior::ir::Location::from_raw(mlir_sys::mlirOperationGetLocation(op)) };
+        crate::diagnostics::emit(location, severity, &message);
+        false
+    }
 }
 
 struct Encoder<'r> {
