@@ -1,6 +1,8 @@
-//! The input driver lego-opt and lego-translate share: split the input (`--split-input-file`), process each
-//! chunk, and either print its diagnostics or match them against its `expected-*` comments
-//! (`--verify-diagnostics`).
+//! The input and output driver lego-opt and lego-translate share: read the input, split it
+//! (`--split-input-file`), process each chunk, either print its diagnostics or match them against its
+//! `expected-*` comments (`--verify-diagnostics`), and write the output.
+
+use std::io::{Read, Write};
 
 use crate::{
     diagnostics::{self, DiagnosticSink, Reported},
@@ -67,4 +69,41 @@ fn verify_chunk_diagnostics(file_name: &str, chunk: &split_input::Chunk, reporte
         .map(Reported::to_expected_form)
         .collect();
     expected_diagnostics::check(&mut expectations, &reported, file_name)
+}
+
+/// The input file's text (`-`: standard input); errors read as mlir-opt's.
+pub fn read_input(path: &str) -> Result<String, String> {
+    let mut text = String::new();
+    if path == "-" {
+        std::io::stdin().read_to_string(&mut text).map_err(|error| format!("error: could not read stdin: {error}"))?;
+    } else {
+        text = std::fs::read_to_string(path)
+            .map_err(|error| format!("error: could not open input file '{path}': {}", io_reason(&error)))?;
+    }
+    Ok(text)
+}
+
+fn io_reason(error: &std::io::Error) -> String {
+    match error.kind() {
+        std::io::ErrorKind::NotFound => "No such file or directory".into(),
+        std::io::ErrorKind::PermissionDenied => "Permission denied".into(),
+        std::io::ErrorKind::InvalidData => "file is not valid UTF-8".into(),
+        _ => error.to_string(),
+    }
+}
+
+/// Writes `output` (newline-terminated) to `path` (`-` or none: standard output).
+pub fn write_output(path: Option<&str>, output: &str) -> Result<(), String> {
+    let mut text = output.to_string();
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    match path {
+        None | Some("-") => {
+            let mut stdout = std::io::stdout().lock();
+            stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush()).map_err(|error| format!("error: {error}"))
+        }
+        Some(path) => std::fs::write(path, text)
+            .map_err(|error| format!("error: could not write output file '{path}': {}", io_reason(&error))),
+    }
 }

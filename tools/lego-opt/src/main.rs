@@ -17,10 +17,7 @@ use melior::{
     pass::PassManager,
     Context,
 };
-use std::{
-    io::{Read, Write},
-    process::ExitCode,
-};
+use std::process::ExitCode;
 
 fn main() -> ExitCode {
     init_tracing();
@@ -50,29 +47,9 @@ fn init_tracing() {
     let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
 }
 
-fn read_input(path: &str) -> Result<String, String> {
-    let mut text = String::new();
-    if path == "-" {
-        std::io::stdin().read_to_string(&mut text).map_err(|error| format!("error: could not read stdin: {error}"))?;
-    } else {
-        text = std::fs::read_to_string(path)
-            .map_err(|error| format!("error: could not open input file '{path}': {}", io_reason(&error)))?;
-    }
-    Ok(text)
-}
-
-fn io_reason(error: &std::io::Error) -> String {
-    match error.kind() {
-        std::io::ErrorKind::NotFound => "No such file or directory".into(),
-        std::io::ErrorKind::PermissionDenied => "Permission denied".into(),
-        std::io::ErrorKind::InvalidData => "file is not valid UTF-8".into(),
-        _ => error.to_string(),
-    }
-}
-
 /// Runs the whole job. `Ok(false)`: failures were reported as diagnostics. `Err`: a driver-level error.
 fn run(cli: &Cli, registry: &Registry) -> Result<bool, String> {
-    let text = read_input(&cli.input)?;
+    let text = chunks::read_input(&cli.input)?;
     let file_name = if cli.input == "-" { "<stdin>".to_string() } else { cli.input.clone() };
 
     let context = lego_dialect::create_context().map_err(|error| format!("error: {error}"))?;
@@ -102,7 +79,7 @@ fn run(cli: &Cli, registry: &Registry) -> Result<bool, String> {
 
     let output = outputs.join(split_input::OUTPUT_SEPARATOR);
     if all_ok || cli.split_input_file || cli.verify_diagnostics {
-        write_output(cli.output.as_deref(), &output)?;
+        chunks::write_output(cli.output.as_deref(), &output)?;
     }
     Ok(all_ok)
 }
@@ -185,19 +162,4 @@ fn run_pipeline(
         }
     }
     true
-}
-
-fn write_output(path: Option<&str>, output: &str) -> Result<(), String> {
-    let mut text = output.to_string();
-    if !text.is_empty() && !text.ends_with('\n') {
-        text.push('\n');
-    }
-    match path {
-        None | Some("-") => {
-            let mut stdout = std::io::stdout().lock();
-            stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush()).map_err(|error| format!("error: {error}"))
-        }
-        Some(path) => std::fs::write(path, text)
-            .map_err(|error| format!("error: could not write output file '{path}': {}", io_reason(&error))),
-    }
 }

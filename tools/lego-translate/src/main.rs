@@ -22,7 +22,7 @@ use lang::Language;
 use lego_dialect::source;
 use lego_passes::{pipeline_text::{self, PassElement, PipelineElement}, registry, Registry};
 use melior::{ir::operation::OperationLike, ir::Location, pass::PassManager, Context};
-use std::{io::Read, io::Write, process::ExitCode};
+use std::process::ExitCode;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -134,18 +134,8 @@ fn flags() -> String {
     Language::ALL.iter().map(|language| format!("--{}", language.flag())).collect::<Vec<_>>().join(", ")
 }
 
-fn read_input(path: &str) -> Result<String, String> {
-    let mut text = String::new();
-    if path == "-" {
-        std::io::stdin().read_to_string(&mut text).map_err(|error| format!("error: could not read stdin: {error}"))?;
-        Ok(text)
-    } else {
-        std::fs::read_to_string(path).map_err(|error| format!("error: could not open input file '{path}': {error}"))
-    }
-}
-
 fn run(cli: &Cli, language: Option<Language>) -> Result<bool, String> {
-    let text = read_input(&cli.input)?;
+    let text = chunks::read_input(&cli.input)?;
     let file_name = if cli.input == "-" { "<stdin>".to_string() } else { cli.input.clone() };
     let context = lego_dialect::create_context().map_err(|error| format!("error: {error}"))?;
     context.enable_multi_threading(false);
@@ -181,7 +171,7 @@ fn run(cli: &Cli, language: Option<Language>) -> Result<bool, String> {
         translate_chunk(&context, &registry, &pipeline, language, &file_name, padded)
     });
     if all_ok || cli.split_input_file || cli.verify_diagnostics {
-        write_output(cli.output.as_deref(), &outputs.join(split_input::OUTPUT_SEPARATOR))?;
+        chunks::write_output(cli.output.as_deref(), &outputs.join(split_input::OUTPUT_SEPARATOR))?;
     }
     Ok(all_ok)
 }
@@ -222,19 +212,5 @@ fn translate_chunk(
             lego_dialect::verify::emit_error(location, &error.message);
             None
         }
-    }
-}
-
-fn write_output(path: Option<&str>, output: &str) -> Result<(), String> {
-    let mut text = output.to_string();
-    if !text.is_empty() && !text.ends_with('\n') {
-        text.push('\n');
-    }
-    match path {
-        None | Some("-") => {
-            let mut stdout = std::io::stdout().lock();
-            stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush()).map_err(|error| format!("error: {error}"))
-        }
-        Some(path) => std::fs::write(path, text).map_err(|error| format!("error: could not write output file '{path}': {error}")),
     }
 }
