@@ -41,6 +41,17 @@ use melior::{
 };
 
 /// Registry entries of the passes of this file.
+/// The registry entry of a pass without options: `pass` (a value of a [`LegoPass`] type) wrapped as an MLIR pass
+/// with a type id of its own (the `static` is one per expansion).
+macro_rules! optionless_pass {
+    ($pass:expr) => {
+        Entry::Pass(|_: &Options| -> Result<melior::pass::Pass, RegistryError> {
+            static ID: PassId = PassId::new();
+            Ok(into_mlir_pass($pass, &ID))
+        })
+    };
+}
+
 pub fn passes() -> Vec<PassInfo> {
     vec![
         PassInfo {
@@ -90,37 +101,25 @@ pub fn passes() -> Vec<PassInfo> {
             name: "lego-spirv-entry-point-abi",
             description: "Give each GPU kernel a spirv.entry_point_abi whose workgroup size is its known (constant) block size",
             options: &[],
-            entry: Entry::Pass(|_: &Options| -> Result<melior::pass::Pass, RegistryError> {
-                static ID: PassId = PassId::new();
-                Ok(into_mlir_pass(SpirvEntryPointAbi, &ID))
-            }),
+            entry: optionless_pass!(SpirvEntryPointAbi),
         },
         PassInfo {
             name: "lego-numeric-gpu-address-spaces",
             description: "Rewrite #gpu.address_space<workgroup>/<private> memref memory spaces as 3/5 (for the SPIR-V conversions)",
             options: &[],
-            entry: Entry::Pass(|_: &Options| -> Result<melior::pass::Pass, RegistryError> {
-                static ID: PassId = PassId::new();
-                Ok(into_mlir_pass(NumericGpuAddressSpaces, &ID))
-            }),
+            entry: optionless_pass!(NumericGpuAddressSpaces),
         },
         PassInfo {
             name: "lego-workgroup-attributions-to-alloc",
             description: "Turn each GPU kernel's workgroup attributions into workgroup-space memref.alloc ops (for convert-gpu-to-spirv)",
             options: &[],
-            entry: Entry::Pass(|_: &Options| -> Result<melior::pass::Pass, RegistryError> {
-                static ID: PassId = PassId::new();
-                Ok(into_mlir_pass(WorkgroupAttributionsToAlloc, &ID))
-            }),
+            entry: optionless_pass!(WorkgroupAttributionsToAlloc),
         },
         PassInfo {
             name: "lego-spirv-binary-attribute",
             description: "Set the top module's lego.spirv_binary to the SPIR-V words (decimal, comma-separated) of the first SPIR-V gpu.binary",
             options: &[],
-            entry: Entry::Pass(|_: &Options| -> Result<melior::pass::Pass, RegistryError> {
-                static ID: PassId = PassId::new();
-                Ok(into_mlir_pass(SpirvBinaryAttribute, &ID))
-            }),
+            entry: optionless_pass!(SpirvBinaryAttribute),
         },
         PassInfo {
             name: "lego-require-rocm-device-libs",
@@ -139,10 +138,7 @@ pub fn passes() -> Vec<PassInfo> {
             name: "lego-spirv-nest-modules",
             description: "Move each spirv.module made by convert-gpu-to-spirv into its gpu.module, where gpu-module-to-binary looks for it",
             options: &[],
-            entry: Entry::Pass(|_: &Options| -> Result<melior::pass::Pass, RegistryError> {
-                static ID: PassId = PassId::new();
-                Ok(into_mlir_pass(SpirvNestModules, &ID))
-            }),
+            entry: optionless_pass!(SpirvNestModules),
         },
     ]
 }
