@@ -1,8 +1,8 @@
 //! C, C++ and CUDA C: 64-bit unsigned integers, so every `arith` op on `index` is exact (MLIR's `index` is
 //! 64-bit two's complement; signed ops go through the signed type of the same width).
 
-use super::{banner, no_equivalent, ConstantUse, Language, Operand, Rendered, Signature, Target};
-use crate::program::{BinOp, LogicOp, Pred, Ty, UnOp};
+use super::{banner, compare_as, no_equivalent, ConstantUse, Language, Operand, Rendered, Signature, Target};
+use crate::program::{BinOp, Pred, Ty, UnOp};
 
 #[derive(Debug, Clone, Copy)]
 pub enum CFamily {
@@ -129,21 +129,7 @@ impl Target for CFamily {
     }
 
     fn compare(&self, pred: Pred, a: &Operand, b: &Operand) -> Result<Rendered, String> {
-        let symbol = pred.symbol();
-        Ok(if pred.is_signed() {
-            Rendered::compound(format!("{} {symbol} {}", self.as_signed(a), self.as_signed(b)))
-        } else {
-            Rendered::compound(format!("{} {symbol} {}", a.text(), b.text()))
-        })
-    }
-
-    fn logic(&self, op: LogicOp, a: &Operand, b: &Operand) -> Rendered {
-        let symbol = match op {
-            LogicOp::And => "&&",
-            LogicOp::Or => "||",
-            LogicOp::Xor => "!=",
-        };
-        Rendered::compound(format!("{} {symbol} {}", a.text(), b.text()))
+        Ok(compare_as(pred, a, b, |x| self.as_signed(x)))
     }
 
     fn unary(&self, op: UnOp, a: &Operand) -> Result<Rendered, String> {

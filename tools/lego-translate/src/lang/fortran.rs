@@ -120,13 +120,12 @@ impl Target for Fortran {
         Ok(Rendered::compound(format!("{} {symbol} {}", a.text(), b.text())))
     }
 
-    fn logic(&self, op: LogicOp, a: &Operand, b: &Operand) -> Rendered {
-        let symbol = match op {
+    fn logic_symbol(&self, op: LogicOp) -> &'static str {
+        match op {
             LogicOp::And => ".and.",
             LogicOp::Or => ".or.",
             LogicOp::Xor => ".neqv.",
-        };
-        Rendered::compound(format!("{} {symbol} {}", a.text(), b.text()))
+        }
     }
 
     fn unary(&self, op: UnOp, a: &Operand) -> Result<Rendered, String> {

@@ -2,8 +2,8 @@
 //! convenience method taking any `Integer` (converted with `UInt64`, which rejects negative indices).
 //! Several results are a tuple. (No Debian 12 package: the output is golden-tested, not run.)
 
-use super::{banner, ConstantUse, Language, Operand, Rendered, Signature, Target};
-use crate::program::{BinOp, LogicOp, Pred, Ty, UnOp};
+use super::{banner, compare_as, ConstantUse, Language, Operand, Rendered, Signature, Target};
+use crate::program::{BinOp, Pred, Ty, UnOp};
 
 pub struct Julia;
 
@@ -76,21 +76,7 @@ impl Target for Julia {
     }
 
     fn compare(&self, pred: Pred, a: &Operand, b: &Operand) -> Result<Rendered, String> {
-        let symbol = pred.symbol();
-        Ok(if pred.is_signed() {
-            Rendered::compound(format!("{} {symbol} {}", signed(a), signed(b)))
-        } else {
-            Rendered::compound(format!("{} {symbol} {}", a.text(), b.text()))
-        })
-    }
-
-    fn logic(&self, op: LogicOp, a: &Operand, b: &Operand) -> Rendered {
-        let symbol = match op {
-            LogicOp::And => "&&",
-            LogicOp::Or => "||",
-            LogicOp::Xor => "!=",
-        };
-        Rendered::compound(format!("{} {symbol} {}", a.text(), b.text()))
+        Ok(compare_as(pred, a, b, signed))
     }
 
     fn unary(&self, op: UnOp, a: &Operand) -> Result<Rendered, String> {

@@ -184,7 +184,14 @@ pub trait Target {
     fn boolean(&self, value: bool) -> Rendered;
     fn binary(&self, op: BinOp, a: &Operand, b: &Operand) -> Result<Rendered, String>;
     fn compare(&self, pred: Pred, a: &Operand, b: &Operand) -> Result<Rendered, String>;
-    fn logic(&self, op: LogicOp, a: &Operand, b: &Operand) -> Rendered;
+    /// The operator of a boolean `and`/`or`/`xor` (default: C's `&&`, `||`, and `!=` for xor).
+    fn logic_symbol(&self, op: LogicOp) -> &'static str {
+        match op {
+            LogicOp::And => "&&",
+            LogicOp::Or => "||",
+            LogicOp::Xor => "!=",
+        }
+    }
     /// A 64-bit bit count (`math.ctlz`/`cttz`/`ctpop`; 64 for a zero operand where it counts zeros).
     fn unary(&self, op: UnOp, a: &Operand) -> Result<Rendered, String>;
     /// Helper definitions printed after [`Target::file_open`] for the bit counts the file uses.
@@ -452,7 +459,7 @@ impl Printer<'_> {
             Expr::Logic(op, a, b) => {
                 let a = self.operand(a, ConstantUse::Plain)?;
                 let b = self.operand(b, ConstantUse::Plain)?;
-                Ok(target.logic(*op, &a, &b))
+                Ok(Rendered::compound(format!("{} {} {}", a.text(), target.logic_symbol(*op), b.text())))
             }
             Expr::Select(c, a, b) => {
                 let c = self.operand(c, ConstantUse::Plain)?;
@@ -476,6 +483,17 @@ pub fn arithmetic(op: BinOp, a: &Operand, b: &Operand) -> Option<Rendered> {
         BinOp::Sub => Some(Rendered::sum(format!("{} - {}", a.sum_left(), b.sum_right()))),
         BinOp::Mul => Some(Rendered::product(format!("{} * {}", a.product_left(), b.text()))),
         _ => None,
+    }
+}
+
+/// `a ≶ b` with the predicate's C-like symbol; a signed predicate compares `signed(a)` and `signed(b)` (the
+/// languages whose index type is unsigned and that spell a signed view of it).
+pub fn compare_as(pred: Pred, a: &Operand, b: &Operand, signed: impl Fn(&Operand) -> String) -> Rendered {
+    let symbol = pred.symbol();
+    if pred.is_signed() {
+        Rendered::compound(format!("{} {symbol} {}", signed(a), signed(b)))
+    } else {
+        Rendered::compound(format!("{} {symbol} {}", a.text(), b.text()))
     }
 }
 

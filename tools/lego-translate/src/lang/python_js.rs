@@ -71,13 +71,12 @@ impl Target for Python {
         Ok(Rendered::compound(format!("{} {} {}", a.text(), pred.symbol(), b.text())))
     }
 
-    fn logic(&self, op: LogicOp, a: &Operand, b: &Operand) -> Rendered {
-        let symbol = match op {
+    fn logic_symbol(&self, op: LogicOp) -> &'static str {
+        match op {
             LogicOp::And => "and",
             LogicOp::Or => "or",
             LogicOp::Xor => "!=",
-        };
-        Rendered::compound(format!("{} {symbol} {}", a.text(), b.text()))
+        }
     }
 
     fn unary(&self, op: UnOp, a: &Operand) -> Result<Rendered, String> {
@@ -205,13 +204,12 @@ impl Target for JavaScript {
         Ok(Rendered::compound(format!("{} {symbol} {}", a.text(), b.text())))
     }
 
-    fn logic(&self, op: LogicOp, a: &Operand, b: &Operand) -> Rendered {
-        let symbol = match op {
+    fn logic_symbol(&self, op: LogicOp) -> &'static str {
+        match op {
             LogicOp::And => "&&",
             LogicOp::Or => "||",
             LogicOp::Xor => "!==",
-        };
-        Rendered::compound(format!("{} {symbol} {}", a.text(), b.text()))
+        }
     }
 
     fn unary(&self, op: UnOp, a: &Operand) -> Result<Rendered, String> {

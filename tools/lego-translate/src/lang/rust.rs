@@ -1,8 +1,8 @@
 //! Rust: `u64` with wrapping `+ - *` (MLIR's `index` arithmetic wraps; a plain `+` would panic in debug
 //! builds where MLIR wraps), so every op is exact. Several results are a tuple.
 
-use super::{banner, no_equivalent, ConstantUse, Language, Operand, Rendered, Signature, Target};
-use crate::program::{BinOp, LogicOp, Pred, Ty, UnOp};
+use super::{banner, compare_as, no_equivalent, ConstantUse, Language, Operand, Rendered, Signature, Target};
+use crate::program::{BinOp, Pred, Ty, UnOp};
 
 pub struct Rust;
 
@@ -81,21 +81,7 @@ impl Target for Rust {
     }
 
     fn compare(&self, pred: Pred, a: &Operand, b: &Operand) -> Result<Rendered, String> {
-        let symbol = pred.symbol();
-        Ok(if pred.is_signed() {
-            Rendered::compound(format!("{} {symbol} {}", signed(a), signed(b)))
-        } else {
-            Rendered::compound(format!("{} {symbol} {}", a.text(), b.text()))
-        })
-    }
-
-    fn logic(&self, op: LogicOp, a: &Operand, b: &Operand) -> Rendered {
-        let symbol = match op {
-            LogicOp::And => "&&",
-            LogicOp::Or => "||",
-            LogicOp::Xor => "!=",
-        };
-        Rendered::compound(format!("{} {symbol} {}", a.text(), b.text()))
+        Ok(compare_as(pred, a, b, signed))
     }
 
     fn unary(&self, op: UnOp, a: &Operand) -> Result<Rendered, String> {

@@ -137,14 +137,13 @@ impl Target for Shader {
         Ok(Rendered::compound(format!("{} {} {}", a.text(), pred.symbol(), b.text())))
     }
 
-    fn logic(&self, op: LogicOp, a: &Operand, b: &Operand) -> Rendered {
-        let symbol = match (op, self) {
+    fn logic_symbol(&self, op: LogicOp) -> &'static str {
+        match (op, self) {
             (LogicOp::And, _) => "&&",
             (LogicOp::Or, _) => "||",
             (LogicOp::Xor, Shader::Glsl) => "^^",
             (LogicOp::Xor, Shader::Wgsl) => "!=",
-        };
-        Rendered::compound(format!("{} {symbol} {}", a.text(), b.text()))
+        }
     }
 
     fn unary(&self, op: UnOp, a: &Operand) -> Result<Rendered, String> {
