@@ -177,10 +177,6 @@ impl Target for CFamily {
         }
     }
 
-    fn file_close(&self, _source: &str, _functions: &[Signature]) -> String {
-        String::new()
-    }
-
     fn function_open(&self, signature: &Signature, _locals: &[(String, Ty)]) -> Vec<String> {
         let unsigned = self.unsigned();
         let mut params: Vec<String> = signature.params.iter().map(|p| format!("{unsigned} {p}")).collect();

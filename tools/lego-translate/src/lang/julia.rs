@@ -96,10 +96,6 @@ impl Target for Julia {
         format!("# {}\n\n", banner(source, Language::Julia))
     }
 
-    fn file_close(&self, _source: &str, _functions: &[Signature]) -> String {
-        String::new()
-    }
-
     fn function_open(&self, signature: &Signature, _locals: &[(String, Ty)]) -> Vec<String> {
         let returns = match signature.results.len() {
             1 => "UInt64".to_string(),

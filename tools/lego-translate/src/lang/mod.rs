@@ -202,7 +202,10 @@ pub trait Target {
 
     /// The text before the first function (comment, includes, module header).
     fn file_open(&self, source: &str, functions: &[Signature]) -> String;
-    fn file_close(&self, source: &str, functions: &[Signature]) -> String;
+    /// The text after the last function (default: none).
+    fn file_close(&self, _source: &str, _functions: &[Signature]) -> String {
+        String::new()
+    }
     /// Lines opening a function, declarations included (`locals`: name, type).
     fn function_open(&self, signature: &Signature, locals: &[(String, Ty)]) -> Vec<String>;
     fn function_close(&self, signature: &Signature) -> Vec<String>;

@@ -97,10 +97,6 @@ impl Target for Python {
         format!("# {}\n\n", banner(source, Language::Python))
     }
 
-    fn file_close(&self, _source: &str, _functions: &[Signature]) -> String {
-        String::new()
-    }
-
     fn function_open(&self, signature: &Signature, _locals: &[(String, Ty)]) -> Vec<String> {
         vec![format!("def {}({}):", signature.name, signature.params.join(", "))]
     }

@@ -105,10 +105,6 @@ impl Target for Rust {
         format!("// {}\n\n", banner(source, Language::Rust))
     }
 
-    fn file_close(&self, _source: &str, _functions: &[Signature]) -> String {
-        String::new()
-    }
-
     fn function_open(&self, signature: &Signature, _locals: &[(String, Ty)]) -> Vec<String> {
         let params: Vec<String> = signature.params.iter().map(|p| format!("{p}: u64")).collect();
         let returns = match signature.results.len() {

@@ -170,10 +170,6 @@ impl Target for Shader {
         format!("// {}\n\n", banner(source, self.language()))
     }
 
-    fn file_close(&self, _source: &str, _functions: &[Signature]) -> String {
-        String::new()
-    }
-
     fn function_open(&self, signature: &Signature, _locals: &[(String, Ty)]) -> Vec<String> {
         let single = signature.results.len() == 1;
         match self {
