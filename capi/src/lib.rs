@@ -548,8 +548,7 @@ unsafe extern "C" fn count_errors(diagnostic: mlir_sys::MlirDiagnostic, user_dat
         unsafe {
             mlir_sys::mlirDiagnosticPrint(diagnostic, Some(append_to_string), &mut message as *mut String as *mut c_void)
         };
-        // The published legacy consistency passes print this error and do not fail (passes.md).
-        if message == lego_passes::verify_bijectivity::INCONSISTENT_GEN_P {
+        if !lego_passes::diagnostics::error_fails_the_run(&message) {
             return;
         }
         // SAFETY: `user_data` is the counter of the attached ErrorCounter, alive until it is detached.

@@ -35,12 +35,11 @@ pub fn run(
     for chunk in &chunks {
         let processed = process(&chunk.padded_text());
         let reported = sink.take();
-        // Some upstream passes (lower-affine) emit errors and still succeed; an error is a failure whoever
-        // reported it, and its half-converted output is not printed. The one exception is contract: the
-        // published legacy consistency passes print their error and do not fail (passes.md).
+        // An error fails the chunk whoever reported it (lower-affine reports one and succeeds); its
+        // half-converted output is not printed.
         let reported_error = reported.iter().any(|diagnostic| {
             diagnostic.severity == expected_diagnostics::Severity::Error
-                && diagnostic.message != lego_passes::verify_bijectivity::INCONSISTENT_GEN_P
+                && lego_passes::diagnostics::error_fails_the_run(&diagnostic.message)
         });
         let processed = if reported_error && !options.verify_diagnostics { None } else { processed };
         if options.verify_diagnostics {
