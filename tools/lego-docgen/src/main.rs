@@ -290,11 +290,10 @@ fn first_mlir_block(text: &str) -> Option<String> {
     Some(text[start..end].to_string())
 }
 
-/// `lego-opt ARGS -` on `input`, as a Markdown section: the output, or the error it reports.
-fn run_lego_opt(lego_opt: &Path, args: &str, input: &str) -> Result<String, String> {
-    let arguments = split_args(args);
-    let mut child = Command::new(lego_opt)
-        .args(&arguments)
+/// `TOOL ARGS -` with `input` on its standard input (no tracing, no backtraces in what the docs show).
+fn run_on_stdin(tool: &Path, args: &str, input: &str) -> Result<std::process::Output, String> {
+    let mut child = Command::new(tool)
+        .args(split_args(args))
         .arg("-")
         .env("RUST_LOG", "off")
         .env("RUST_BACKTRACE", "0")
@@ -302,9 +301,14 @@ fn run_lego_opt(lego_opt: &Path, args: &str, input: &str) -> Result<String, Stri
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|error| format!("cannot run {}: {error}", lego_opt.display()))?;
+        .map_err(|error| format!("cannot run {}: {error}", tool.display()))?;
     child.stdin.take().expect("piped").write_all(input.as_bytes()).map_err(|error| error.to_string())?;
-    let output = child.wait_with_output().map_err(|error| error.to_string())?;
+    child.wait_with_output().map_err(|error| error.to_string())
+}
+
+/// `lego-opt ARGS -` on `input`, as a Markdown section: the output, or the error it reports.
+fn run_lego_opt(lego_opt: &Path, args: &str, input: &str) -> Result<String, String> {
+    let output = run_on_stdin(lego_opt, args, input)?;
     let stdout = deterministic(&String::from_utf8_lossy(&output.stdout));
     let stderr = deterministic(&String::from_utf8_lossy(&output.stderr));
     let command = if args.is_empty() { "lego-opt".to_string() } else { format!("lego-opt {args}") };
@@ -330,18 +334,7 @@ fn run_lego_opt(lego_opt: &Path, args: &str, input: &str) -> Result<String, Stri
 
 /// `lego-translate ARGS -` on `input`, as a Markdown section fenced with the language's name.
 fn run_lego_translate(lego_translate: &Path, args: &str, input: &str) -> Result<String, String> {
-    let mut child = Command::new(lego_translate)
-        .args(split_args(args))
-        .arg("-")
-        .env("RUST_LOG", "off")
-        .env("RUST_BACKTRACE", "0")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|error| format!("cannot run {}: {error}", lego_translate.display()))?;
-    child.stdin.take().expect("piped").write_all(input.as_bytes()).map_err(|error| error.to_string())?;
-    let output = child.wait_with_output().map_err(|error| error.to_string())?;
+    let output = run_on_stdin(lego_translate, args, input)?;
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
     if !output.status.success() {
