@@ -13,7 +13,7 @@ CARGO        ?= cargo
 # lit, FileCheck, not and mlir-translate come from Debian's LLVM 22 packages.
 export PATH  := $(LLVM_PREFIX)/bin:$(PATH)
 
-.PHONY: all setup build demo test cargo-test lit examples docs bench gpu-ptx clean release-lego-opt fuzz fuzz-smoke
+.PHONY: all setup build demo test cargo-test lit examples docs bench gpu-ptx clean release release-lego-opt fuzz fuzz-smoke
 .PHONY: compile-time
 
 all: build
@@ -32,8 +32,17 @@ setup:
 	@command -v $(CARGO) >/dev/null || { echo "make setup: cargo not found; install Rust (rustup) first" >&2; exit 1; }
 	@command -v naga >/dev/null || { echo "make setup: installing naga-cli (WGSL validator for lego-translate's tests)"; $(CARGO) install naga-cli --locked --version 30.0.1; }
 
+# The debug workspace (tests, tools) and the release tools users run: lego-opt, lego-translate and the C API's
+# liblego_capi.so / .a (docs/embedding.md links target/release).
 build: setup
 	$(CARGO) build --workspace --locked
+	$(CARGO) build --release --locked $(RELEASE_PACKAGES)
+
+# One cargo invocation for every release package: cargo unifies features over the packages it is given, so
+# building them separately would compile the shared dependencies twice (CI time).
+RELEASE_PACKAGES := -p lego-opt -p lego-translate -p lego-capi
+release: setup
+	$(CARGO) build --release --locked $(RELEASE_PACKAGES)
 
 demo: build
 	@echo "== lego-opt examples/paper-fig2.mlir (custom syntax in, verified, printed back)"
@@ -47,12 +56,13 @@ cargo-test: setup
 	$(CARGO) test --workspace --locked
 
 # lit runs against the release lego-opt (LEGO_PROFILE=release, lit.cfg.py), as users run it: undefined
-# behaviour the debug build hides crashes there. Other tools and libraries come from the debug build.
-lit: build examples release-lego-opt
+# behaviour the debug build hides crashes there. Other tools and libraries come from the debug build, except in
+# test/embedding/c-host.test, which links the release liblego_capi.so as docs/embedding.md tells users to.
+lit: build examples
 	LEGO_PROFILE=release lit -v --timeout 300 test/
 
-release-lego-opt: setup
-	$(CARGO) build --release -p lego-opt --locked
+# The release build (fuzzing, compile-time measurements): the same invocation as `release`, so no rebuild.
+release-lego-opt: release
 
 # lego-fuzz (bench/fuzz/README.md): mutated lit tests and generated extreme layouts through the release
 # lego-opt with random pass sets; reproducers of what it finds go to target/fuzz/.
@@ -76,9 +86,8 @@ docs: build
 # Compile time vs module size (issue 14): docs/compile-time.md and .png; gnuplot draws the plot (installed here,
 # not by `make setup`: the tests do not need it). Takes minutes; SIZES=1000,2000 for a quick look.
 SIZES ?= 1000,2000,5000,10000,20000
-compile-time:
+compile-time: release
 	@command -v gnuplot >/dev/null || $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends gnuplot-nox
-	$(CARGO) build --release --locked -p lego-opt
 	python3 bench/compile-time/run.py --sizes $(SIZES)
 
 # PTX of the GPU examples for bench/gpu/run.py, which runs on a GPU machine (bench/gpu/README.md).
