@@ -378,26 +378,28 @@ const COMMENT_WIDTH: usize = 100;
 fn domain_comment(function: &Function, signature: &Signature, options: Options) -> String {
     match &function.domain {
         Domain::Unknown => {
-            format!("Domain of {}: not known (translated with --no-lower: the layouts' bounds are not in the input).", signature.name)
+            format!("Domain of {}: not stated (--no-lower: the input's layouts, if any, were lowered before).", signature.name)
         }
         Domain::Known { bounds, unstated, .. } => {
-            let mut text = if bounds.is_empty() && *unstated == 0 {
-                format!("Domain of {}: every argument (it uses no layout).", signature.name)
-            } else if bounds.is_empty() {
-                format!("Domain of {}:", signature.name)
-            } else {
-                let conditions: Vec<String> = bounds.iter().map(|bound| neutral_bound(bound, signature)).collect();
-                let consequence = if options.assert_bounds { "checked on entry" } else { "other arguments give unspecified results" };
-                format!("Domain of {}: {} ({consequence}).", signature.name, conditions.join(", "))
+            let more = |count: usize| {
+                format!(
+                    "{count} bound{} on values computed inside the function, or under a condition",
+                    if count == 1 { "" } else { "s" }
+                )
             };
-            if *unstated > 0 {
-                text.push_str(&format!(
-                    " Not stated{}: {unstated} bound{} on values computed inside the function.",
-                    if options.assert_bounds { " nor checked" } else { "" },
-                    if *unstated == 1 { "" } else { "s" }
-                ));
+            let checked = if options.assert_bounds { "checked on entry" } else { "other arguments give unspecified results" };
+            match (bounds.is_empty(), *unstated) {
+                (true, 0) => format!("Domain of {}: every argument (it uses no layout).", signature.name),
+                (true, count) => format!("Domain of {}: not stated ({}).", signature.name, more(count)),
+                (false, count) => {
+                    let conditions: Vec<String> = bounds.iter().map(|bound| neutral_bound(bound, signature)).collect();
+                    let mut text = format!("Domain of {}: {} ({checked}).", signature.name, conditions.join(", "));
+                    if count > 0 {
+                        text.push_str(&format!(" Not stated{}: {}.", if options.assert_bounds { " nor checked" } else { "" }, more(count)));
+                    }
+                    text
+                }
             }
-            text
         }
     }
 }
