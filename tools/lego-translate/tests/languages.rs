@@ -449,6 +449,54 @@ fn c_output_runs_and_agrees_with_the_algebra() {
     check_out_of_domain("C", &bounds, || Command::new(&binary));
 }
 
+/// `--index-bitwidth=32`: the corpus (every layout below 2^32 positions, every value too) in `uint32_t`, as
+/// exact as the 64-bit output except that expand_by's "no element" is the 32-bit all-ones value.
+#[test]
+fn c_output_with_32_bit_indices_runs_and_agrees_with_the_algebra() {
+    let mut corpus = corpus();
+    for function in &mut corpus.functions {
+        for (_, results) in &mut function.queries {
+            for value in results.iter_mut() {
+                if *value == NO_ELEMENT {
+                    *value = u64::from(u32::MAX);
+                }
+                assert!(*value <= u64::from(u32::MAX), "{}: the corpus fits 32 bits", function.name);
+            }
+        }
+    }
+    let dir = work_dir("c32");
+    let input = lowered_corpus(&corpus);
+    let generated = dir.join("generated.h");
+    run_tool(
+        Command::new(env!("CARGO_BIN_EXE_lego-translate"))
+            .args(["--lego-to-c", "--no-lower", "--index-bitwidth=32"])
+            .arg(input)
+            .arg("-o")
+            .arg(&generated),
+        "lego-translate --index-bitwidth=32",
+    );
+    assert!(std::fs::read_to_string(&generated).unwrap().contains("uint32_t"), "a 32-bit index type");
+    let harness = c_like_harness(&corpus, "unsigned long long", |function, arguments| {
+        let mut arguments: Vec<String> = arguments.iter().map(|a| format!("(uint32_t){a}")).collect();
+        if function.results == 1 {
+            format!("r[0] = {}({});", function.name, arguments.join(", "))
+        } else {
+            let mut out = Vec::new();
+            for k in 0..function.results {
+                out.push(format!("uint32_t o{k};"));
+                arguments.push(format!("&o{k}"));
+            }
+            let copies: String = (0..function.results).map(|k| format!(" r[{k}] = o{k};")).collect();
+            format!("{{ {} {}({});{copies} }}", out.join(" "), function.name, arguments.join(", "))
+        }
+    });
+    let main = dir.join("main.c");
+    std::fs::write(&main, format!("#include <stdio.h>\n#include \"{}\"\n{harness}", generated.display())).unwrap();
+    let binary = dir.join("main");
+    run_tool(Command::new("cc").args(["-std=c99", "-O1", "-Wall", "-Werror", "-Wno-unused-function"]).arg(&main).arg("-o").arg(&binary), "cc");
+    check_program("C (32-bit index)", &corpus, &mut Command::new(&binary));
+}
+
 fn run_c(corpus: &Corpus, dir: &Path) -> PathBuf {
     let (corpus, dir) = (corpus, dir.to_path_buf());
     let generated = translate(&dir, &corpus, "lego-to-c", "h");
