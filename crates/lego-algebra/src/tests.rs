@@ -1,5 +1,5 @@
-//! Crate-level tests: every worked example of semantics.md, round trips of every op, normalization, and
-//! error cases. Expected numbers are computed by hand from the spec's formulas (shown in comments).
+//! Crate-level tests: every worked example of docs/reference/semantics.md, round trips of every op, normalization, and
+//! error cases. Expected numbers are computed by hand from the reference's formulas (shown in comments).
 
 use std::sync::Arc;
 
@@ -35,7 +35,7 @@ fn assert_same_semantics(a: &Layout, b: &Layout) {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Worked examples of semantics.md
+// Worked examples of docs/reference/semantics.md
 
 #[test]
 fn example_1_fig2() -> TestResult {
@@ -85,7 +85,7 @@ fn example_3_tile_by() -> TestResult {
     Ok(())
 }
 
-// semantics.md, tile_by worked examples: each value by hand, each layout an exhaustive bijection.
+// docs/reference/semantics.md, tile_by worked examples: each value by hand, each layout an exhaustive bijection.
 
 #[test]
 fn tile_by_example_two_blocks_of_rank_one() -> TestResult {
