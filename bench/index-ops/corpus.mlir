@@ -1,9 +1,9 @@
 // Corpus of bench/index-ops/run.sh: one function per case (// ----- separated). Each applies a layout to
 // plain function arguments: the in-range facts of the indices come from the layout itself (lego-lower's
-// lego-to-arith{assume-bounds=true} states them; semantics.md leaves out-of-range inputs unspecified). The
+// lego-to-arith{assume-bounds=true} states them; docs/reference/semantics.md leaves out-of-range inputs unspecified). The
 // symbolic cases but one add what a user knows about their sizes: between 1 and 2^15 (2^10 for the 3-d bricks).
 
-// spec: row [4, 8]
+// reference: row [4, 8]
 func.func @spec_row(%i: index, %j: index) -> index {
   %c4 = arith.constant 4 : index
   %c8 = arith.constant 8 : index
@@ -13,7 +13,7 @@ func.func @spec_row(%i: index, %j: index) -> index {
 }
 
 // -----
-// spec: col [4, 8]
+// reference: col [4, 8]
 func.func @spec_col(%i: index, %j: index) -> index {
   %c4 = arith.constant 4 : index
   %c8 = arith.constant 8 : index
@@ -23,7 +23,7 @@ func.func @spec_col(%i: index, %j: index) -> index {
 }
 
 // -----
-// spec example 3: tile_by (order_by(row [8, 12])) tile_dims [[2, 4], [4, 3]]
+// reference worked example 3: tile_by (order_by(row [8, 12])) tile_dims [[2, 4], [4, 3]]
 func.func @spec_tile(%a: index, %b: index, %i: index, %j: index) -> index {
   %c2 = arith.constant 2 : index
   %c3 = arith.constant 3 : index
@@ -36,7 +36,7 @@ func.func @spec_tile(%a: index, %b: index, %i: index, %j: index) -> index {
 }
 
 // -----
-// spec example 3, inverse
+// reference worked example 3, inverse
 func.func @spec_tile_inverse(%x: index) -> (index, index, index, index) {
   %c96 = arith.constant 96 : index
   %r = lego.row [8, 12] : !lego.layout

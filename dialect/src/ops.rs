@@ -121,7 +121,7 @@ pub enum Dim<'c, 'a> {
 
 impl<'c, 'a> Dim<'c, 'a> {
     /// The size when it is known at compile time: a literal, or an SSA value defined by `arith.constant`
-    /// (the spec counts those as known, so `%c0` used as a dim is rejected like a literal `0`).
+    /// (docs/reference/verifier.md counts those as known, so `%c0` used as a dim is rejected like a literal `0`).
     pub fn known(&self) -> Option<i64> {
         match self {
             Dim::Static(value) => Some(*value),
@@ -360,7 +360,7 @@ pub fn logical_dims<'c: 'a, 'a>(value: Value<'c, 'a>) -> Option<Vec<Dim<'c, 'a>>
                 pending.extend(objects.into_iter().rev().filter(|object| facts.facts(*object).rank != Some(0)));
             }
             LayoutOp::TileBy { levels, .. } => dims.extend(levels.into_iter().flatten()),
-            // semantics.md: apply(s⃗) = … apply(L, s⃗): the logical dims are those of the input layout.
+            // docs/reference/semantics.md: apply(s⃗) = … apply(L, s⃗): the logical dims are those of the input layout.
             LayoutOp::ExpandBy { inner, .. } => pending.push(inner),
         }
     }
@@ -611,7 +611,7 @@ pub fn build_tile_by<'c>(
 }
 
 /// The discardable unit attribute on a `lego.assume_bounds` that `lego-to-arith{assume-bounds=true}` states
-/// for a layout's inputs: a consequence of semantics.md's contract (inputs outside the layout are
+/// for a layout's inputs: a consequence of docs/reference/semantics.md's contract (inputs outside the layout are
 /// unspecified), not user knowledge. Verifiers never take such a fact as a premise (it would make a bounds
 /// obligation hold vacuously), and `lego-lower` drops them once the simplifier has used them.
 pub const LAYOUT_CONTRACT_ATTR: &str = "lego.layout_contract";

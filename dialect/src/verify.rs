@@ -1,4 +1,4 @@
-//! The dialect's verifier: every rule of `shared/spec/dialect.md` that IRDL cannot express (IRDL already
+//! The dialect's verifier: every rule of `docs/reference/verifier.md` that IRDL cannot express (IRDL already
 //! checks operand/result types and counts). Runs after parsing and after every pass (`lego-opt` inserts it);
 //! each failure is an `error:` at the op, worded `'lego.<op>' op <reason>` like MLIR's own op verifiers.
 
@@ -219,7 +219,7 @@ fn verify_layout(layout: LayoutOp, facts: &mut LayoutFactsCache) -> Check {
     }
 }
 
-/// tile_by (dialect.md; d_o, q_o as in semantics.md). The input may be a function/block argument: its
+/// tile_by (docs/reference/verifier.md; d_o, q_o as in docs/reference/semantics.md). The input may be a function/block argument: its
 /// structure is unknown, so only the levels themselves are checked (lowering reports what it cannot see).
 fn verify_tile_by(inner: melior::ir::Value, levels: &[Vec<Dim>]) -> Check {
     let has_defining_op = melior::ir::operation::OperationResult::try_from(inner).is_ok();

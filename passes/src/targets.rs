@@ -1,4 +1,4 @@
-//! Target pipelines of passes.md: `lego-to-llvm` (CPU) and `lego-to-{nvvm,rocdl,spirv,xevm,llvmspirv}` (GPU).
+//! Target pipelines of docs/reference/passes.md: `lego-to-llvm` (CPU) and `lego-to-{nvvm,rocdl,spirv,xevm,llvmspirv}` (GPU).
 //!
 //! Every GPU pipeline has the same three phases, built by [`gpu_pipeline`]:
 //! 1. **lower + outline** (shared): `lego-require-gpu-code`, `lego-lower`,

@@ -1,6 +1,6 @@
 //! `lego-to-arith`: lowers `apply` / `apply_inverse` / `load` / `store` (and with them `cast_view` and every
 //! layout constructor, gen_p bodies inlined) to plain unsigned `arith` (+ `memref`, and whatever ops gen_p
-//! bodies contain), exactly per semantics.md, in the published op form of lowering-form.md §2. Afterwards no `lego.` op remains except `check` / `assume*` / `assert*` and the layouts
+//! bodies contain), exactly per docs/reference/semantics.md, in the published op form of docs/reference/lowering.md §2. Afterwards no `lego.` op remains except `check` / `assume*` / `assert*` and the layouts
 //! those asserts refer to.
 //!
 //! Steps: (1) functions taking `!lego.view` / `!lego.layout` arguments are rewritten to take the memref and
@@ -11,14 +11,14 @@
 //!
 //! **`assume-bounds=true`** also states the layout's contract on every input as `lego.assume_bounds` (marked
 //! `lego.layout_contract`): each index of `apply`/`load`/`store` below its logical dim, the flat input of
-//! `apply_inverse` below the layout's size. Out-of-range inputs are unspecified (semantics.md), so this adds
+//! `apply_inverse` below the layout's size. Out-of-range inputs are unspecified (docs/reference/semantics.md), so this adds
 //! no behaviour; it keeps, past lowering, the fact that a layout's dims bound the indices fed to it, which
 //! `lego-arith-simplification` needs (the outermost index of a linearization has no bound of its own).
 //! `lego-lower` turns it on and drops the facts again at its end.
 //!
 //! Symbolic sizes are trusted: sizes that disagree at run time (a tile_by whose levels do not multiply to
 //! the inner dims, a memref smaller than the layout, out-of-range indices) give unspecified results, as in
-//! semantics.md, unless bounds checks are requested (`lego-generate-bounds-checks`).
+//! docs/reference/semantics.md, unless bounds checks are requested (`lego-generate-bounds-checks`).
 
 use crate::{
     external::{LegoPass, PassFailure, PassId},
@@ -97,7 +97,7 @@ pub fn lower(root: OperationRef, assume_bounds: bool) -> Result<(), PassFailure>
             return Err(PassFailure("some lego ops could not be lowered".into()));
         }
     }
-    // lowering-form.md §0: folding, constants uniqued and hoisted per function, dead ops (layouts and
+    // docs/reference/lowering.md §0: folding, constants uniqued and hoisted per function, dead ops (layouts and
     // cast_views included) erased.
     crate::cleanup::greedy_cleanup(root.to_raw());
     if !cleanup::report_leftovers(root) {

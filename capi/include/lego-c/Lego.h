@@ -115,7 +115,7 @@ LEGO_CAPI_EXPORTED MlirPass legoCreateGenerateBoundsChecksPass(void);
 LEGO_CAPI_EXPORTED MlirPass legoCreateVerifyPass(void);
 LEGO_CAPI_EXPORTED MlirPass legoCreateVerifyBijectivityPass(void);
 LEGO_CAPI_EXPORTED MlirPass legoCreateExternalSmtVerifierPass(void);
-/// The lego canonicalization patterns (dialect.md); lego-opt's `canonicalize`
+/// The lego canonicalization patterns (docs/reference/passes.md); lego-opt's `canonicalize`
 /// runs them too, upstream canonicalize alone does not.
 LEGO_CAPI_EXPORTED MlirPass legoCreateCanonicalizePass(void);
 

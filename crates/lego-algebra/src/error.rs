@@ -1,6 +1,6 @@
 //! Errors of the layout algebra.
 //!
-//! Where the dialect contract (`dialect.md`, "Diagnostic wording") fixes a message, the `Display` text here
+//! Where the reference (`docs/reference/verifier.md`) fixes a message, the `Display` text here
 //! is exactly that message (without MLIR's `'lego.<op>' op ` prefix), so verifiers built on this crate can
 //! forward it unchanged. Other messages follow the same style: what was expected, what was found, numbers.
 

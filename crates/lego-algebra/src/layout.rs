@@ -9,7 +9,7 @@ use crate::genfn::GenFn;
 /// One entry of a size list.
 ///
 /// The algebra always knows the value. `symbolic` records how the size is *written* in MLIR: as a
-/// literal, or as an SSA value of type `index` passed at run time (see dialect.md, "Dimension lists").
+/// literal, or as an SSA value of type `index` passed at run time (see docs/reference/syntax.md, "Size lists").
 /// It changes nothing in the math; the MLIR emitter turns symbolic entries into function arguments.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Dim {
@@ -209,7 +209,7 @@ impl Layout {
         Self::build(LayoutNode::GroupBy { dims, objects }, values, invertible)
     }
 
-    /// `lego.tile_by O tile_dims [[t_{0,·}], [t_{1,·}], …]` (semantics.md): `O` must be an
+    /// `lego.tile_by O tile_dims [[t_{0,·}], [t_{1,·}], …]` (docs/reference/semantics.md): `O` must be an
     /// `order_by(P_0, …, P_{q_o-1})` of blocks that all have the tile rank `d_o = rank(P_0)` (the first
     /// block's rank, not the order_by's total rank); every level has `d_o` entries and, for each dim `k`,
     /// `Π_l t_{l,k} = Π_h o_{h,k}` (`o_{h,k}` = dim `k` of block `h`). The logical index is level-major:

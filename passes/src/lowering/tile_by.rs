@@ -1,4 +1,4 @@
-//! The direct lowering of `lego.tile_by` (semantics.md, tile_by; lowering-form.md §2–§3): what `lego-to-arith`
+//! The direct lowering of `lego.tile_by` (docs/reference/semantics.md, tile_by; docs/reference/lowering.md §2–§3): what `lego-to-arith`
 //! and `lego-lower` compute for an `apply` / `apply_inverse` whose layout is a `tile_by`, without going through
 //! the normal form.
 //!
@@ -61,7 +61,7 @@ impl<'c, 'a> Tiling<'c, 'a> {
         Ok(Tiling { levels, blocks, rank })
     }
 
-    /// semantics.md's identity shortcut: `q_t = q_o` and `t_{h,k}` is the same value as `o_{h,k}`.
+    /// docs/reference/semantics.md's identity shortcut: `q_t = q_o` and `t_{h,k}` is the same value as `o_{h,k}`.
     fn is_identity(&self) -> bool {
         self.levels.len() == self.blocks.len()
             && self.levels.iter().zip(&self.blocks).all(|(level, block)| level.iter().zip(block).all(|(t, o)| same_dim(t, o)))

@@ -141,11 +141,11 @@ enum Inputs<'s, 'c, 'a> {
 }
 
 /// States the layout's contract on `inputs` as `lego.assume_bounds` marked [`lego_dialect::ops::LAYOUT_CONTRACT_ATTR`]:
-/// - each index below its logical dim, a flat position below the inverse's domain (semantics.md leaves
+/// - each index below its logical dim, a flat position below the inverse's domain (docs/reference/semantics.md leaves
 ///   other inputs unspecified);
 /// - each size given as an SSA value in `[1, 2^63)` and a flat position below 2^63 when its bound is not a
 ///   literal: sizes are positive, and indices and sizes are non-negative `index` values — which the
-///   lowering already relies on (semantics.md: indices and sizes are non-negative and do not wrap).
+///   lowering already relies on (docs/reference/semantics.md: indices and sizes are non-negative and do not wrap).
 ///
 /// The facts are what lets `lego-arith-simplification` see that a layout's dims bound its indices (the
 /// outermost index of a linearization carries no bound of its own) and read `B⁻¹` as unsigned division.

@@ -15,7 +15,7 @@
 //! from the IR ([`validate`]); a rewrite that cannot be proved is not applied and reported (a warning when Z3
 //! could not decide, an error with the counterexample when it refuted the rewrite — a simplifier bug).
 //!
-//! The arithmetic model is semantics.md's: division by zero is undefined (so `x remui d < d` and `d ≠ 0`
+//! The arithmetic model is docs/reference/semantics.md's: division by zero is undefined (so `x remui d < d` and `d ≠ 0`
 //! wherever the program divides by `d`), and with `assume-no-wrap=true` (the default) index arithmetic does
 //! not wrap, so sums and products of index values are their mathematical values. With `assume-no-wrap=false`
 //! nothing more is assumed: a sum that may wrap around is left as written (`-debug`-style logs under `RUST_LOG=lego=debug` say which condition failed).
@@ -52,7 +52,7 @@ static ID: PassId = PassId::new();
 #[derive(Clone, Default)]
 pub struct ArithSimplification {
     pub verify_rewrites: bool,
-    /// The arithmetic model of semantics.md: index arithmetic does not wrap (option `assume-no-wrap`).
+    /// The arithmetic model of docs/reference/semantics.md: index arithmetic does not wrap (option `assume-no-wrap`).
     pub assume_no_wrap: bool,
 }
 
@@ -342,7 +342,7 @@ impl Plan {
 
     fn worth_it(&self) -> bool {
         // At equal cost: replacing affine index ops, or taking a constant quotient out of a division
-        // (lowering-form.md §4: `(r + 20) div 10 → r div 10 + 2`, the published rewrite).
+        // (docs/reference/lowering.md §4: `(r + 20) div 10 → r div 10 + 2`, the published rewrite).
         self.saving() > (0, 0)
             || (self.saving() == (0, 0)
                 && (self.freed.removes_affine

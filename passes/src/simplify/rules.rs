@@ -1,4 +1,4 @@
-//! Reading index arithmetic into polynomials, and the rewrite rules (semantics.md, Table II) applied while
+//! Reading index arithmetic into polynomials, and the rewrite rules (docs/reference/semantics.md, Table II) applied while
 //! reading, bottom-up, each with its side condition *proved* ([`Engine::fits`], [`Engine::lt`],
 //! [`Engine::nonzero`]: interval arithmetic and structural facts first, Z3 when they cannot decide).
 //!
@@ -127,7 +127,7 @@ pub struct Engine<'r> {
     pub unproved: Vec<String>,
     proof_cache: HashMap<(u8, Poly, Poly), bool>,
     /// Divisors of the program's divisions (and their factors): division by zero is undefined
-    /// (semantics.md), so each is non-zero wherever the division is evaluated.
+    /// (docs/reference/semantics.md), so each is non-zero wherever the division is evaluated.
     divisors: HashSet<Poly>,
     /// Work done for this root (see [`WORK_BUDGET`]).
     work: usize,
@@ -311,7 +311,7 @@ impl<'r> Engine<'r> {
             Atom::Div(x, y) => {
                 let (bx, by) = (self.bounds(&x), self.bounds(&y));
                 if bx.fits() && by.fits() && by.hi >= 1 {
-                    // A zero divisor is undefined (semantics.md): the divisor is at least 1 where this runs.
+                    // A zero divisor is undefined (docs/reference/semantics.md): the divisor is at least 1 where this runs.
                     Bounds { lo: bx.lo / by.hi, hi: bx.hi / by.lo.max(1) }
                 } else {
                     Bounds { lo: 0, hi: TWO_64 - 1 }
@@ -321,7 +321,7 @@ impl<'r> Engine<'r> {
                 let (bx, by) = (self.bounds(&x), self.bounds(&y));
                 let dividend_hi = if bx.fits() { bx.hi } else { TWO_64 - 1 };
                 if by.fits() && by.hi >= 1 {
-                    // x remui y < y: a zero divisor is undefined (semantics.md).
+                    // x remui y < y: a zero divisor is undefined (docs/reference/semantics.md).
                     Bounds { lo: 0, hi: dividend_hi.min(by.hi - 1) }
                 } else {
                     Bounds { lo: 0, hi: dividend_hi }

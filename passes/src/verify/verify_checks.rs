@@ -3,7 +3,7 @@
 //!
 //! The address operand is an `index` (or integer) expression of the enclosing function's arguments; one of
 //! them carries the unit attribute `lego.thread_id`. The address may be computed by arith ops (after
-//! `lego-to-arith`) or by `lego.apply` on a visible layout (encoded from semantics.md). Every other
+//! `lego-to-arith`) or by `lego.apply` on a visible layout (encoded from docs/reference/semantics.md). Every other
 //! variable (function arguments, loop induction variables) is universally quantified within the facts
 //! (`lego.assume`, `lego.assume_bounds`, loop bounds) and is *uniform across a warp*: all lanes see the same
 //! value. The thread id is the only per-lane value.

@@ -213,7 +213,7 @@ fn lego_passes(lego_opt: &Path) -> Result<Vec<(String, String)>, String> {
 fn op_stub(op: &str) -> String {
     format!(
         "# `lego.{op}`\n\n_Page created by `make docs`: describe the op's syntax and semantics here (see \
-         ../../../shared/spec/dialect.md)._\n"
+         [the reference](../reference/syntax.md))._\n"
     )
 }
 

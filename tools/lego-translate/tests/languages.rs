@@ -1,7 +1,7 @@
 //! Every generator's output compiled (or validated) with the language's real toolchain and run on random and
 //! edge indices, each result compared with the reference algebra (`lego-algebra`).
 //!
-//! Corpus: semantics.md's worked examples (row, col, Fig. 2, Fig. 6 and its parts, the tiled 8×12, partial
+//! Corpus: docs/reference/semantics.md's worked examples (row, col, Fig. 2, Fig. 6 and its parts, the tiled 8×12, partial
 //! tiles), paper Fig. 1's tiled matmul, a row with symbolic sizes, a Morton-order gen_p (lowered to the bit
 //! spread by strength reduction), seeded random layouts, and the `math` bit counts (checked against Rust's). Each layout gives `apply_NAME(indices…, sizes…)`
 //! and, when invertible, `apply_inverse_NAME(flat, sizes…)`, translated by the `lego-translate` binary
