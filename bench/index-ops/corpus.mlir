@@ -328,3 +328,51 @@ func.func @sym_lud(%a: index, %b: index, %c: index, %d: index, %rr: index, %t: i
   %f = lego.apply %l(%a, %b, %c, %d) : !lego.layout
   return %f : index
 }
+
+// -----
+// symbolic: Triton's grouped program-id order as a LEGO inverse (issue 25),
+// OrderBy(Col(max(npm / GM, 1), 1), Col(min(GM, npm), npn)).TileBy([npm, npn]) inverted at pid. The layout's
+// sizes are consistent (max(npm div GM, 1)·min(GM, npm) = npm, the symbolic-size contract): lego-lower states
+// it, and the remainder by max(npm div GM, 1) goes (pid div (min(GM, npm)·npn) is below it).
+func.func @sym_grouped_pid(%pid: index, %npm: index, %npn: index, %gm: index) -> (index, index) {
+  %c1 = arith.constant 1 : index
+  %lim = arith.constant 32768 : index
+  lego.assume_bounds %npm lb : %c1 ub : %lim
+  lego.assume_bounds %npn lb : %c1 ub : %lim
+  lego.assume_bounds %gm lb : %c1 ub : %lim
+  %q = arith.divui %npm, %gm : index
+  %rows = arith.maxui %q, %c1 : index
+  %width = arith.minui %gm, %npm : index
+  %a = lego.col [%rows, 1] : !lego.layout
+  %b = lego.col [%width, %npn] : !lego.layout
+  %o = lego.order_by(%a, %b) : !lego.layout
+  %l = lego.tile_by %o tile_dims [[%npm, %npn]] : !lego.layout
+  %i, %j = lego.apply_inverse %l(%pid) : !lego.layout -> index, index
+  return %i, %j : index, index
+}
+
+// -----
+// symbolic: the same arithmetic written out (what lego-to-arith prints for the layout above), with the same
+// facts but no layout tying the sizes: max(npm div GM, 1)·min(GM, npm) may be below npm (npm = 5, GM = 2),
+// so the remainder by max(npm div GM, 1) stays.
+func.func @sym_grouped_pid_untied(%pid: index, %npm: index, %npn: index, %gm: index) -> (index, index) {
+  %c1 = arith.constant 1 : index
+  %lim = arith.constant 32768 : index
+  lego.assume_bounds %npm lb : %c1 ub : %lim
+  lego.assume_bounds %npn lb : %c1 ub : %lim
+  lego.assume_bounds %gm lb : %c1 ub : %lim
+  %size = arith.muli %npm, %npn : index
+  lego.assume_bounds %pid ub : %size
+  %q = arith.divui %npm, %gm : index
+  %rows = arith.maxui %q, %c1 : index
+  %width = arith.minui %gm, %npm : index
+  %wn = arith.muli %width, %npn : index
+  %low = arith.remui %pid, %wn : index
+  %group = arith.divui %pid, %wn : index
+  %j = arith.divui %low, %width : index
+  %in = arith.remui %low, %width : index
+  %row = arith.remui %group, %rows : index
+  %scaled = arith.muli %row, %width : index
+  %i = arith.addi %in, %scaled : index
+  return %i, %j : index, index
+}

@@ -11,9 +11,11 @@
 //!
 //! **`assume-bounds=true`** also states the layout's contract on every input as `lego.assume_bounds` (marked
 //! `lego.layout_contract`): each index of `apply`/`load`/`store` below its logical dim, the flat input of
-//! `apply_inverse` below the layout's size. Out-of-range inputs are unspecified (docs/reference/semantics.md), so this adds
-//! no behaviour; it keeps, past lowering, the fact that a layout's dims bound the indices fed to it, which
-//! `lego-arith-simplification` needs (the outermost index of a linearization has no bound of its own).
+//! `apply_inverse` below the layout's size, and for the `apply_inverse` of a `tile_by` with symbolic sizes
+//! the size-consistency equations `Π_l t_{l,k} = Π_h o_{h,k}` (as a pair of `lb` facts). Out-of-range
+//! inputs are unspecified (docs/reference/semantics.md), so this adds no behaviour; it keeps, past lowering, the fact that
+//! a layout's dims bound the indices fed to it, which `lego-arith-simplification` needs (the outermost index
+//! of a linearization has no bound of its own).
 //! `lego-lower` turns it on and drops the facts again at its end.
 //!
 //! Symbolic sizes are trusted: sizes that disagree at run time (a tile_by whose levels do not multiply to

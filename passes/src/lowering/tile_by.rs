@@ -67,6 +67,26 @@ impl<'c, 'a> Tiling<'c, 'a> {
             && self.levels.iter().zip(&self.blocks).all(|(level, block)| level.iter().zip(block).all(|(t, o)| same_dim(t, o)))
     }
 
+    /// The size-consistency equations of the symbolic-size contract (docs/reference/semantics.md: `Π_l t_{l,k} = Π_h o_{h,k}`
+    /// for every dim `k`; the verifier checks it when the sizes are known): `(Π_l t_{l,k}, Π_h o_{h,k})` for each
+    /// dim where some size is symbolic and the two sides are not the same value already. None for the identity
+    /// shortcut (its indices pass through: no equation is used). The products are emitted (left to right).
+    pub(super) fn consistency(&self, b: &Builder<'_, 'c, 'a>) -> Vec<(Dim<'c, 'a>, Dim<'c, 'a>)> {
+        if self.is_identity() {
+            return Vec::new();
+        }
+        (0..self.rank)
+            .filter_map(|k| {
+                let (tiles, blocks) = (self.level_sizes(k), self.block_sizes(k));
+                if tiles.iter().chain(&blocks).all(|dim| matches!(dim, Dim::Static(_))) {
+                    return None;
+                }
+                let (tiles, blocks) = (b.product(&tiles), b.product(&blocks));
+                (!same_dim(&tiles, &blocks)).then_some((tiles, blocks))
+            })
+            .collect()
+    }
+
     /// `[t_{0,k}, t_{1,k}, …]`.
     fn level_sizes(&self, k: usize) -> Vec<Dim<'c, 'a>> {
         self.levels.iter().map(|level| level[k]).collect()
