@@ -1,0 +1,13 @@
+"""lego: the LEGO layout algebra on the lego-rs compiler (docs/python.md).
+
+Layouts built from ``Row, Col, RegP, GenP, OrderBy, GroupBy, TileBy`` are evaluated by lego-rs in-process:
+the layout becomes lego IR, ``lego-lower`` turns it into simplified index arithmetic, and the result comes back
+as SymPy expressions.
+"""
+
+from . import core
+from ._lego import LegoError, __version__
+from .core import *  # noqa: F401,F403 (the published package star-exports lego.core)
+from .core import __all__ as _core_all
+
+__all__ = list(_core_all) + ["core", "__version__"]
