@@ -1,11 +1,13 @@
 # lego-rs — the two commands of the README:
 #   make demo   install what is missing, build, run lego-opt on examples/
-#   make test   install what is missing, build, run every test (cargo test + the lit suite)
+#   make test   install what is missing, build, run every test (cargo test + the lit suite + pytest)
 # Both are safe to run again: packages are installed only when absent.
 
 LLVM_PREFIX  := /usr/lib/llvm-22
 APT_PACKAGES := llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libpolly-22-dev libclang-22-dev \
                 libz3-dev libzstd-dev libxml2-dev zlib1g-dev python3-psutil g++
+# The Python package (python/, docs/python.md) is tested in a venv: `python3 -m venv` needs Debian's ensurepip.
+APT_PACKAGES += python3-venv
 # lego-translate's tests compile and run each generated language (tools/lego-translate/tests/languages.rs).
 APT_PACKAGES += gfortran clang-22 glslang-tools nodejs
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -14,7 +16,13 @@ CARGO        ?= cargo
 export PATH  := $(LLVM_PREFIX)/bin:$(PATH)
 
 .PHONY: all setup build demo test cargo-test lit examples docs bench gpu-ptx clean release release-lego-opt fuzz fuzz-smoke
-.PHONY: compile-time
+.PHONY: compile-time python-env python pytest python-demo
+
+# The venv of the Python package's tests and demo, created once and reused (git-ignored). PyTorch is not
+# installed yet: nothing in the package needs it so far (it is several GB; docs/python.md, "Not built yet").
+VENV        := .venv
+VENV_PYTHON := $(VENV)/bin/python
+PYTHON_TEST_PACKAGES := maturin pytest numpy sympy
 
 all: build
 
@@ -51,6 +59,26 @@ demo: build
 	./target/debug/lego-opt examples/paper-fig2.mlir --mlir-print-op-generic
 	@echo "== lowered to index arithmetic (lego-lower)"
 	./target/debug/lego-opt examples/paper-fig2.mlir --lego-lower
+	@$(MAKE) --no-print-directory python-demo
+
+python-env: setup
+	@[ -x $(VENV_PYTHON) ] || python3 -m venv $(VENV)
+	@$(VENV_PYTHON) -c "import maturin, pytest, numpy, sympy" 2>/dev/null || \
+	  $(VENV_PYTHON) -m pip install --quiet $(PYTHON_TEST_PACKAGES)
+
+# `pip install ./python` into the venv: maturin builds the extension module (release profile, the workspace's
+# target/ directory, so the dependencies `make build` compiled for the release tools are reused) and installs the wheel.
+# No build isolation: maturin comes from the venv (its bin/ on PATH) instead of a fresh download on every run.
+python: python-env
+	PATH="$(abspath $(VENV))/bin:$$PATH" $(VENV_PYTHON) -m pip install --quiet --no-build-isolation --force-reinstall --no-deps ./python
+
+python-demo: python
+	@echo "== the Python package (python/examples/demo.py)"
+	$(VENV_PYTHON) python/examples/demo.py
+
+# The Python package's tests, against the installed package (python/tests; docs/python.md).
+pytest: python
+	$(VENV_PYTHON) -m pytest -q python/tests
 
 cargo-test: setup
 	$(CARGO) test --workspace --locked
@@ -94,7 +122,7 @@ compile-time: release
 gpu-ptx: build
 	python3 bench/gpu/make_ptx.py
 
-test: cargo-test lit fuzz-smoke
+test: cargo-test lit fuzz-smoke pytest
 
 clean:
 	$(CARGO) clean

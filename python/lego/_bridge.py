@@ -14,7 +14,13 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import sympy
 
-from . import _lego
+try:
+    from . import _lego
+except ImportError as error:  # the source tree, without the built extension module
+    raise ImportError(
+        "lego's extension module lego._lego is not built here: install the package (pip install ./python, "
+        "or `make python`; docs/python.md)"
+    ) from error
 from ._lego import LegoError
 
 Descriptor = Tuple[Any, ...]

@@ -118,9 +118,10 @@ def antidiag(n: Any, idx: Sequence[Any]) -> sympy.Piecewise:
     i, j = idx
     a = i + j + 1
     mirrored = 2 * n - a
+    half = sympy.Rational(1, 2)  # exact for ints as well (a·(a−1) is even)
     return sympy.Piecewise(
-        (i + a * (a - 1) / 2, a <= n),
-        (n * n - n + i - mirrored * (mirrored - 1) / 2, True),
+        (i + a * (a - 1) * half, a <= n),
+        (n * n - n + i - mirrored * (mirrored - 1) * half, True),
     )
 
 
@@ -308,7 +309,7 @@ class LayoutBlock:
         bounds = self._build_constraints()
         for symbol, (lower, upper) in extra_bounds.items():
             _merge(bounds, symbol, lower, upper)
-        facts = self._facts() + self._user_facts()
+        facts = list(dict.fromkeys(self._facts() + self._user_facts()))  # each fact once
         symbols: Set[sympy.Symbol] = set(self._symbols())
         for value in list(operand) + facts:
             symbols |= _free([value])

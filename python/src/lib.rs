@@ -133,6 +133,10 @@ impl Session {
         if !lego_dialect::verify::verify_and_emit(&module.as_operation()) || !module.as_operation().verify() {
             return Err("the layout does not verify".to_string());
         }
+        if pipeline.is_empty() {
+            // Only the IR is wanted (Session.evaluate(..., pipeline="", keep_ir=True)).
+            return Ok(Evaluated { nodes: Vec::new(), results: Vec::new(), input_text, lowered_text: None });
+        }
         let manager = PassManager::new(&self.context);
         self.registry.add_pipeline(manager.as_operation_pass_manager(), pipeline).map_err(|error| error.to_string())?;
         manager.run(&mut module).map_err(|_| format!("'{pipeline}' failed"))?;
@@ -174,7 +178,8 @@ impl Session {
     /// Evaluates `layout` (a descriptor) over a function of `argument_count` index arguments.
     /// `mode` is `"apply"` (`operand` a list of index expressions) or `"inv"` (`operand` the flat expression);
     /// `bounds` a list of `(argument, lb or None, ub or None)`, `facts` a list of conditions. Returns
-    /// `(nodes, results, input_ir, lowered_ir)`; the IR texts are `None` unless `keep_ir`.
+    /// `(nodes, results, input_ir, lowered_ir)`; the IR texts are `None` unless `keep_ir`. An empty `pipeline`
+    /// only builds and verifies the IR (no nodes).
     #[pyo3(signature = (layout, argument_count, mode, operand, bounds, facts, pipeline = "lego-lower", keep_ir = false))]
     #[allow(clippy::too_many_arguments)]
     fn evaluate<'py>(
