@@ -255,12 +255,13 @@ def drop_session() -> None:
 
 
 def evaluate(layout: Descriptor, argument_count: int, mode: str, operand: Any, bounds: List[Any], facts: List[Any],
-             debug_label: str = "") -> Tuple[List[Any], List[int]]:
-    """Runs one request through the extension; returns ``(nodes, results)``."""
+             debug_label: str = "", call_location: Optional[Tuple[str, int]] = None) -> Tuple[List[Any], List[int]]:
+    """Runs one request through the extension; returns ``(nodes, results)``. ``call_location`` (file, line) is
+    where the user asked for the evaluation: the location of the apply / apply_inverse op."""
     debug = bool(os.environ.get("LEGO_DEBUG"))
     try:
         nodes, results, before, after = session().evaluate(layout, argument_count, mode, operand, bounds, facts,
-                                                            keep_ir=debug)
+                                                            keep_ir=debug, call_location=call_location)
     except LegoError:
         raise
     except Exception:

@@ -258,13 +258,27 @@ _FLAT = sympy.Symbol("_lego_flat", integer=True)
 # --- evaluation ------------------------------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=4096)
+_CACHE: Dict[Any, Tuple[Any, ...]] = {}
+_CACHE_LIMIT = 4096
+
+
 def _evaluate_cached(layout: Any, argument_names: Tuple[sympy.Symbol, ...], mode: str, operand: Any,
-                     bounds: Tuple[Any, ...], facts: Tuple[Any, ...]) -> Tuple[Any, ...]:
+                     bounds: Tuple[Any, ...], facts: Tuple[Any, ...], call_location: Location) -> Tuple[Any, ...]:
+    """Results of equal requests are computed once; the call's location (where an error is reported) is not
+    part of the key. Errors are not cached."""
+    key = (layout, argument_names, mode, operand, bounds, facts)
+    cached = _CACHE.get(key)
+    if cached is not None:
+        return cached
     nodes, results = _bridge.evaluate(layout, len(argument_names), mode,
-                                      list(operand) if mode == "apply" else operand, list(bounds), list(facts))
+                                      list(operand) if mode == "apply" else operand, list(bounds), list(facts),
+                                      call_location=call_location)
     values = _bridge.to_sympy(nodes, argument_names)
-    return tuple(values[k] for k in results)
+    result = tuple(values[k] for k in results)
+    if len(_CACHE) >= _CACHE_LIMIT:
+        _CACHE.clear()
+    _CACHE[key] = result
+    return result
 
 
 class LayoutBlock:
@@ -329,10 +343,7 @@ class LayoutBlock:
             operand_desc: Any = tuple(to_desc(value, ctx) for value in operand)
         else:
             operand_desc = to_desc(operand[0], ctx)
-        try:
-            return _evaluate_cached(layout, names, mode, operand_desc, bound_descs, fact_descs)
-        except LegoError:
-            raise
+        return _evaluate_cached(layout, names, mode, operand_desc, bound_descs, fact_descs, _caller_location())
 
     def _check_rank(self, count: int) -> None:
         expected = len(self.dims())

@@ -42,6 +42,8 @@ pub struct Request {
     /// `(argument, lower bound, upper bound)`: lb inclusive, ub exclusive.
     pub bounds: Vec<(usize, Option<Expr>, Option<Expr>)>,
     pub facts: Vec<Cond>,
+    /// Where the evaluation was asked for: the location of the apply / apply_inverse op.
+    pub call_location: Option<Loc>,
 }
 
 /// Rank of a layout as the descriptor spells it (the `apply_inverse` result count).
@@ -262,6 +264,7 @@ pub fn build<'c>(context: &'c Context, request: &Request) -> Result<Module<'c>> 
             block.append_operation(assume);
         }
         let layout = builder.layout(&request.layout)?;
+        let location = builder.located(&request.call_location);
         let results: Vec<Value> = match &request.mode {
             Mode::Apply(indices) => {
                 let indices = indices.iter().map(|e| builder.expr(e)).collect::<Result<Vec<_>>>()?;

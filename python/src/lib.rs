@@ -179,8 +179,9 @@ impl Session {
     /// `mode` is `"apply"` (`operand` a list of index expressions) or `"inv"` (`operand` the flat expression);
     /// `bounds` a list of `(argument, lb or None, ub or None)`, `facts` a list of conditions. Returns
     /// `(nodes, results, input_ir, lowered_ir)`; the IR texts are `None` unless `keep_ir`. An empty `pipeline`
-    /// only builds and verifies the IR (no nodes).
-    #[pyo3(signature = (layout, argument_count, mode, operand, bounds, facts, pipeline = "lego-lower", keep_ir = false))]
+    /// only builds and verifies the IR (no nodes). `call_location` `(file, line)` locates the apply /
+    /// apply_inverse op (where the user asked for the evaluation).
+    #[pyo3(signature = (layout, argument_count, mode, operand, bounds, facts, pipeline = "lego-lower", keep_ir = false, call_location = None))]
     #[allow(clippy::too_many_arguments)]
     fn evaluate<'py>(
         &self,
@@ -193,6 +194,7 @@ impl Session {
         facts: &Bound<'py, PyList>,
         pipeline: &str,
         keep_ir: bool,
+        call_location: Option<(String, usize)>,
     ) -> PyResult<(Vec<Bound<'py, PyAny>>, Vec<usize>, Option<String>, Option<String>)> {
         guarded(|| {
             let layout = desc::layout(layout)?;
@@ -213,7 +215,8 @@ impl Session {
                 })
                 .collect::<PyResult<Vec<_>>>()?;
             let facts = facts.iter().map(|item| desc::cond(&item)).collect::<PyResult<Vec<_>>>()?;
-            let request = emit::Request { argument_count, layout, mode, bounds, facts };
+            let call_location = call_location.map(|(file, line)| desc::Loc { file, line });
+            let request = emit::Request { argument_count, layout, mode, bounds, facts, call_location };
             let evaluated = self.run(&request, pipeline, keep_ir).map_err(LegoError::new_err)?;
             let nodes = evaluated
                 .nodes
