@@ -389,7 +389,7 @@ class LayoutBlock:
             extra[dummy] = (sympy.Integer(0), sympy.sympify(dim))
             substitutions[dummy] = expr
         (result,) = self._run("apply", operand, extra)
-        return result.subs(substitutions, simultaneous=True) if substitutions else result
+        return result.xreplace(substitutions) if substitutions else result
 
     def inv(self, flat: Any) -> List[Any]:
         """The logical index stored at flat position ``flat`` (a list of SymPy expressions, one per dim)."""
@@ -399,7 +399,7 @@ class LayoutBlock:
             return list(results)
         expr = sympy.Symbol(flat, integer=True) if isinstance(flat, str) else sympy.sympify(flat)
         results = self._run("inv", [_FLAT], {_FLAT: (sympy.Integer(0), size)})
-        return [result.subs(_FLAT, expr) for result in results]
+        return [result.xreplace({_FLAT: expr}) for result in results]
 
     # IR, for inspection (LEGO_DEBUG prints the same).
     def mlir(self, lowered: bool = False) -> str:
