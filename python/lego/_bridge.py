@@ -1,7 +1,7 @@
 """SymPy <-> the extension module's descriptors (python/src/desc.rs, python/src/readback.rs).
 
 SymPy sizes, index expressions and gen_p bodies become nested tuples that the Rust side turns into arith ops
-inside the lego IR it builds (python-api.md §5.6, "SymPy → index arithmetic"); the lowered arithmetic comes
+inside the lego IR it builds (the published API, §5.6, "SymPy → index arithmetic"); the lowered arithmetic comes
 back as a DAG of arith nodes that :func:`to_sympy` turns into SymPy (§5.6 step 5).
 """
 
@@ -250,7 +250,7 @@ def session() -> Any:
 
 
 def drop_session() -> None:
-    """Forget this thread's context (after an internal error, python-api.md §5.6)."""
+    """Forget this thread's context (after an internal error, the published API, §5.6)."""
     _local.session = None
 
 

@@ -1,4 +1,4 @@
-"""Layout primitives (python-api.md §1): ``Row, Col, RegP, GenP, OrderBy, GroupBy, TileByLayout`` and the
+"""Layout primitives (the published API, §1): ``Row, Col, RegP, GenP, OrderBy, GroupBy, TileByLayout`` and the
 helpers. Every evaluation (``apply``, ``inv``, ``L[...]``) builds lego IR through the extension module, lowers
 it with ``lego-lower`` in-process (bounds and divisibility as facts) and returns SymPy expressions.
 """
@@ -114,7 +114,7 @@ def le_constraint(a: Any, b: Any) -> sympy.StrictLessThan:
 
 
 def antidiag(n: Any, idx: Sequence[Any]) -> sympy.Piecewise:
-    """The anti-diagonal order of an n × n array (paper Fig. 7, semantics.md)."""
+    """The anti-diagonal order of an n × n array (paper Fig. 7, docs/reference/semantics.md)."""
     i, j = idx
     a = i + j + 1
     mirrored = 2 * n - a
@@ -197,7 +197,7 @@ def _as_bound(relation: Any) -> Optional[Tuple[sympy.Symbol, Any, Any]]:
     """``(symbol, lb, ub)`` when ``relation`` bounds a single symbol, else ``None`` (it is then a fact).
 
     A symbol on either side is accepted (``0 < tid`` bounds ``tid``: the published package ignores it,
-    python-api.md §7.9), and so is a linear left side in one symbol with a numeric coefficient.
+    the published API, §7.9), and so is a linear left side in one symbol with a numeric coefficient.
     """
     kinds = (sympy.StrictLessThan, sympy.LessThan, sympy.StrictGreaterThan, sympy.GreaterThan, sympy.Equality)
     if not isinstance(relation, kinds):
@@ -481,7 +481,7 @@ class RegP(LayoutBlock):
 
 def _derive_inverse(nd: Tuple[Any, ...], expr: Any, indices: Sequence[sympy.Symbol],
                     flat: sympy.Symbol) -> Optional[List[Any]]:
-    """The inverse of a gen_p's ``f`` (python-api.md §1.2), or ``None`` when it cannot be derived.
+    """The inverse of a gen_p's ``f`` (the published API, §1.2), or ``None`` when it cannot be derived.
 
     Unlike the published derivation (which assumes the weights decrease left to right, §7.5), a linear ``f``
     is accepted only when its weights form a mixed radix of the dims in *some* order (weight 1, then the

@@ -6,7 +6,7 @@
 //! A layout is described as `("row", dims)`, `("col", dims)`, `("reg_p", dims, perm)`, `("rev", n1, n2)`
 //! (the `gen_p` reversing both axes), `("order_by", [parts])`, `("group_by", dims, [objects])`,
 //! `("tile_by", inner, [[level dims]])`. Layouts using `antidiag` (a square root in its inverse, no SymPy
-//! form yet) are drawn again; `expand_by` has no Python API (python-api.md §1.3) and is not generated.
+//! form yet) are drawn again; `expand_by` has no Python API (the published API, §1.3) and is not generated.
 
 use lego_algebra::{
     random::{random_flat, random_index, random_layout, RandomConfig, SplitMix64},

@@ -2,7 +2,7 @@
 //!
 //! ```mlir
 //! func.func @roundtrip(%a0: index, ..., %aN: index) -> index        // or -> (index × rank) for "inv"
-//!   lego.assume_bounds %ak lb : ... ub : ...                          // the bounds of python-api.md §1.4
+//!   lego.assume_bounds %ak lb : ... ub : ...                          // the bounds of the published API, §1.4
 //!   lego.assume %fact                                                 // divisibility and user relations
 //!   %L = <the layout, sizes as arith over the arguments>
 //!   %r = lego.apply %L(<index expressions>)   /  lego.apply_inverse %L(<flat>)

@@ -1,5 +1,5 @@
 //! Reads the lowered function back: the values `func.return` returns, as a DAG of arith nodes that the
-//! Python layer turns into SymPy (`python/lego/_bridge.py`, table of python-api.md §5.6 step 5).
+//! Python layer turns into SymPy (`python/lego/_bridge.py`, table of the published API, §5.6 step 5).
 //!
 //! A node is `(kind, operands, extra)`: `("const", [], value)`, `("bool", [], 0 or 1)`, `("arg", [], k)`, or the arith op name without
 //! its dialect prefix with operand node indices (`("addi", [a, b], None)`, `("cmpi", [a, b], "ult")`,

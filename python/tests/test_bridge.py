@@ -1,4 +1,4 @@
-"""SymPy ↔ index arithmetic (python-api.md §5.6): the arith DAG → SymPy table, and SymPy forms lowered through
+"""SymPy ↔ index arithmetic (the published API, §5.6): the arith DAG → SymPy table, and SymPy forms lowered through
 the pipeline (values checked by evaluating the expected function by hand)."""
 
 import warnings

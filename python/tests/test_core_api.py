@@ -1,4 +1,4 @@
-"""The lego.core surface (python-api.md §1.1–§1.6): constructors, validation errors, chaining, GenP's inverse
+"""The lego.core surface (the published API, §1.1–§1.6): constructors, validation errors, chaining, GenP's inverse
 derivation, constraints and the helpers."""
 
 import warnings
@@ -79,7 +79,7 @@ def test_index_items_str_and_expressions():
     L = OrderBy(Row(M, N)).GroupBy([(M, N)])
     # str items become integer symbols.
     assert sp.simplify(L["a", "b"] - (sp.Symbol("a", integer=True) * N + sp.Symbol("b", integer=True))) == 0
-    # An expression item is substituted back after simplification (python-api.md §1.4).
+    # An expression item is substituted back after simplification (the published API, §1.4).
     pid_m = sp.Symbol("pid_m", integer=True)
     assert sp.simplify(L[pid_m * 2, j] - (2 * pid_m * N + j)) == 0
 
@@ -137,7 +137,7 @@ def test_genp_derives_inverse():
 
 
 def test_genp_derivation_is_correct_for_increasing_weights():
-    # python-api.md §7.5: the published derivation maps 5 to (5, 0); a[0] + 4·a[1] at (1, 1) is 5.
+    # the published API, §7.5: the published derivation maps 5 to (5, 0); a[0] + 4·a[1] at (1, 1) is 5.
     g = GenP((4, 8), lambda a: a[0] + 4 * a[1])
     assert g.has_inverse
     assert g.inv(5) == [1, 1]
@@ -202,7 +202,7 @@ def test_user_bound_simplifies():
 
 
 def test_divisibility_fact_is_used():
-    # A tile dim M // BM states M mod BM == 0 (python-api.md §1.3); lowering must accept it as a fact.
+    # A tile dim M // BM states M mod BM == 0 (the published API, §1.3); lowering must accept it as a fact.
     L = OrderBy(Row(M)).TileBy([M // BM], [BM], user_constraints=[divisibility_constraint(M, BM)])
     p = sp.Symbol("p", integer=True)
     assert sp.simplify(L[p, i] - (BM * p + i)) == 0

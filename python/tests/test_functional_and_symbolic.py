@@ -1,4 +1,4 @@
-"""The functional constructors (python-api.md §2.1), ``simplify_via_mlir`` (§5.6) and ``LEGO_DEBUG``."""
+"""The functional constructors (the published API, §2.1), ``simplify_via_mlir`` (§5.6) and ``LEGO_DEBUG``."""
 
 import sympy as sp
 

@@ -1,5 +1,5 @@
-"""python-api.md §1.7 and semantics.md's worked examples: each value checked by hand (the arithmetic is in the
-comments) or against the layout's definition, never copied from our output."""
+"""The published API's worked examples (§1.7) and those of docs/reference/semantics.md: each value checked by
+hand (the arithmetic is in the comments) or against the layout's definition, never copied from our output."""
 
 import sympy as sp
 

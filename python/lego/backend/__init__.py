@@ -1,1 +1,1 @@
-"""Backends of the lego package (python-api.md §0). So far: :mod:`lego.backend.symbolic`."""
+"""Backends of the lego package (the published API, §0). So far: :mod:`lego.backend.symbolic`."""

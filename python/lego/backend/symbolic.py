@@ -1,4 +1,4 @@
-"""The MLIR round trip under its published name (python-api.md §5.6): ``simplify_via_mlir``."""
+"""The MLIR round trip under its published name (the published API, §5.6): ``simplify_via_mlir``."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The tensor API module (python-api.md §2). So far only its functional constructors (§2.1), which mirror the
+"""The tensor API module (the published API, §2). So far only its functional constructors (§2.1), which mirror the
 dialect ops; ``LegoLayout`` and the convenience constructors are not built yet (docs/python.md)."""
 
 from __future__ import annotations

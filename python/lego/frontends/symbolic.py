@@ -1,4 +1,4 @@
-"""Pure symbolic use (python-api.md §0): the core classes and ``simplify_via_mlir``."""
+"""Pure symbolic use (the published API, §0): the core classes and ``simplify_via_mlir``."""
 
 from ..backend.symbolic import simplify_via_mlir
 from ..core import *  # noqa: F401,F403
