@@ -60,7 +60,7 @@ pub fn create_generate(_: &Options) -> Result<melior::pass::Pass, RegistryError>
 }
 
 /// The assert to put before `op`: its name and operands (layout first).
-fn obligation<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<(OpKind, Vec<Value<'c, 'a>>)> {
+pub(crate) fn obligation<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<(OpKind, Vec<Value<'c, 'a>>)> {
     match OpKind::of(&op)? {
         OpKind::Apply => Some((OpKind::AssertApplyBounds, op.operands().collect())),
         OpKind::ApplyInverse => Some((OpKind::AssertInvBounds, op.operands().collect())),
