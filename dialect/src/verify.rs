@@ -136,7 +136,7 @@ fn check_positive(dims: &[Dim], what: &str) -> Check {
     Ok(())
 }
 
-/// The element-count bound (docs/ops/row.md, "Sizes"): a layout has at most `lego_algebra::MAX_ELEMENTS` =
+/// The element-count bound (docs/sizes.md): a layout has at most `lego_algebra::MAX_ELEMENTS` =
 /// 2^63 − 1 elements, so that every index, stride and flat position fits in `index` read as signed or as
 /// unsigned. Counted exactly (a product that wraps modulo 2^64 never passes), and reported at the op that
 /// makes the count: an op with a size list by the product of its known sizes (a lower bound where some are

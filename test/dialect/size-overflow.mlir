@@ -1,4 +1,4 @@
-// A layout has at most 2^63 - 1 elements (docs/ops/row.md, "Sizes"), counted exactly: a product that wraps
+// A layout has at most 2^63 - 1 elements (docs/sizes.md), counted exactly: a product that wraps
 // modulo 2^64 must not pass for a small one. The error is at the op that makes the count.
 // RUN: lego-opt %s --split-input-file --verify-diagnostics
 // The issue's inputs used to lower (to j + (i << 2), i << 3 + j, ...) with exit status 0:

@@ -14,7 +14,7 @@
 //! Facts: `lego.assume` / `lego.assume_bounds` anywhere in the enclosing function, `scf.for` bounds of
 //! induction variables in the slice, and symbolic layout sizes ≥ 1.
 //!
-//! **Size checks.** A layout has at most 2^63 − 1 elements (docs/ops/row.md, "Sizes"); the dialect verifier
+//! **Size checks.** A layout has at most 2^63 − 1 elements (docs/sizes.md); the dialect verifier
 //! checks layouts whose sizes are known, and for symbolic sizes it is the run-time contract. So
 //! `lego-generate-bounds-checks` also puts, right before each layout op whose element count involves a
 //! symbolic size, a check of that count as plain IR: with `K` the product of its known sizes and `d1 … dk`
