@@ -139,6 +139,11 @@ pub fn constant_index_value(value: Value) -> Option<i64> {
     IntegerAttribute::try_from(owner.attribute("value").ok()?).ok().map(|attribute| attribute.value())
 }
 
+/// The sizes among `dims` known at compile time and ≥ 1 (a non-positive one is the positivity rule's error).
+pub fn known_sizes<'d>(dims: &'d [Dim]) -> impl Iterator<Item = u64> + 'd {
+    dims.iter().filter_map(|dim| dim.known().and_then(|size| u64::try_from(size).ok()).filter(|size| *size >= 1))
+}
+
 /// Product of the sizes when all are known (checked: `None` on overflow or any unknown size).
 pub fn known_product(dims: &[Dim]) -> Option<i64> {
     dims.iter().try_fold(1i64, |product, dim| product.checked_mul(dim.known()?))
@@ -376,16 +381,27 @@ pub struct LayoutFacts {
     pub rank: Option<usize>,
     /// `None` when a dim is unknown or the product overflows.
     pub volume: Option<i64>,
+    /// The product of the logical dims known at compile time (unknown and non-positive ones left out),
+    /// saturating at `u64::MAX`: a lower bound of the element count, since every size is ≥ 1. The verifier
+    /// compares it with the element-count bound (`lego_algebra::MAX_ELEMENTS`).
+    pub known_volume: u64,
     pub invertible: bool,
     /// The layout is defined in terms of itself (possible in a graph region), or built from one that is.
     pub cyclic: bool,
 }
 
 impl LayoutFacts {
-    const HIDDEN: LayoutFacts = LayoutFacts { rank: None, volume: None, invertible: true, cyclic: false };
+    const HIDDEN: LayoutFacts =
+        LayoutFacts { rank: None, volume: None, known_volume: 1, invertible: true, cyclic: false };
 
     fn of_dims(dims: &[Dim], invertible: bool) -> LayoutFacts {
-        LayoutFacts { rank: Some(dims.len()), volume: known_product(dims), invertible, cyclic: false }
+        LayoutFacts {
+            rank: Some(dims.len()),
+            volume: known_product(dims),
+            known_volume: known_sizes(dims).fold(1u64, u64::saturating_mul),
+            invertible,
+            cyclic: false,
+        }
     }
 }
 
@@ -445,11 +461,13 @@ impl LayoutFactsCache {
                     LayoutFacts::of_dims(&dims, invertible)
                 }
                 Some(LayoutOp::OrderBy { objects }) => {
-                    let mut facts = LayoutFacts { rank: Some(0), volume: Some(1), invertible: true, cyclic: false };
+                    let mut facts =
+                        LayoutFacts { rank: Some(0), volume: Some(1), known_volume: 1, invertible: true, cyclic: false };
                     for object in &objects {
                         let object = child_facts(self, object);
                         facts.rank = facts.rank.zip(object.rank).map(|(a, b)| a.saturating_add(b));
                         facts.volume = facts.volume.zip(object.volume).and_then(|(a, b)| a.checked_mul(b));
+                        facts.known_volume = facts.known_volume.saturating_mul(object.known_volume);
                         facts.invertible &= object.invertible;
                     }
                     if facts.rank.is_none() {

@@ -66,6 +66,10 @@ pub fn lower(root: OperationRef, assume_bounds: bool) -> Result<(), PassFailure>
     if !views::thread_through_calls(context, root) {
         return Err(PassFailure("views or layouts could not be threaded through calls".into()));
     }
+    // Constant inputs outside the layout's domain (crate::constant_inputs): reported once per op and message.
+    let feeding_checks = crate::constant_inputs::uses_feeding_checks(root);
+    let under_bounds_checks = crate::constant_inputs::uses_under_bounds_checks(root);
+    let mut reported = std::collections::HashSet::new();
     let mut failed = false;
     for round in 0.. {
         let mut pending = Vec::new();
@@ -90,6 +94,27 @@ pub fn lower(root: OperationRef, assume_bounds: bool) -> Result<(), PassFailure>
         }
         tracing::debug!(target: "lego", "lego-to-arith round {round}: {} ops to lower", pending.len());
         for (op, kind) in pending {
+            let mut facts = lego_dialect::ops::LayoutFactsCache::default();
+            if let Some(reason) = crate::constant_inputs::constant_input_outside(op, &mut facts) {
+                let key = crate::constant_inputs::key(op);
+                let message = format!("'{}' op {reason}", kind.name());
+                let why = if feeding_checks.contains(&key) {
+                    Some(crate::constant_inputs::FEEDS_CHECK)
+                } else if under_bounds_checks.contains(&key) {
+                    Some(crate::constant_inputs::UNDER_BOUNDS_CHECKS)
+                } else {
+                    None
+                };
+                if let Some(why) = why {
+                    crate::diagnostics::error(op.location(), &format!("{message}{why}"));
+                    failed = true;
+                    continue;
+                }
+                let message = format!("{message}{}", crate::constant_inputs::UNSPECIFIED);
+                if reported.insert((op.location().to_string(), message.clone())) {
+                    crate::diagnostics::warning(op.location(), &message);
+                }
+            }
             if let Err(error) = lower_use(context, op, kind, assume_bounds) {
                 error.emit();
                 failed = true;

@@ -24,6 +24,7 @@ mod layout;
 pub mod mlir;
 mod normalize;
 pub mod random;
+mod size;
 
 pub use bijection::BijectivityReport;
 pub use error::{AlgebraError, Result};
@@ -31,6 +32,7 @@ pub use eval::{mixed_radix_flatten, mixed_radix_unflatten, NO_ELEMENT};
 pub use genfn::{isqrt, ApplyFn, GenFn, InverseFn, ANTIDIAG_MAX_N};
 pub use layout::{Dim, Layout, LayoutNode};
 pub use normalize::{interleave_permutation, inverse_permutation, tile_permutation};
+pub use size::{too_many_elements, ElementCount, MAX_ELEMENTS};
 
 #[cfg(test)]
 mod tests;

@@ -504,9 +504,58 @@ fn inverse_of_apply_only_layouts_is_an_error() -> TestResult {
     Ok(())
 }
 
+/// The element-count bound (2^63 − 1), checked exactly by every constructor that makes a count.
+fn too_many(op: &'static str, sizes: &[u64]) -> Result<(), AlgebraError> {
+    Err(AlgebraError::TooManyElements { op, count: ElementCount::of(sizes.iter().copied()) })
+}
+
+#[test]
+fn constructors_reject_more_than_two_to_the_63_minus_one_elements() -> TestResult {
+    const P62: u64 = 1 << 62;
+    // The issue's inputs: 2^65 elements, 2^124 elements.
+    assert_eq!(Layout::row([P62, 8]).map(|_| ()), too_many("row", &[P62, 8]));
+    assert_eq!(Layout::col([P62, P62]).map(|_| ()), too_many("col", &[P62, P62]));
+    // Just at the bound: 2^62 · 2 = 2^63 is one too many; 2^63 − 1 and 2^31 · 2^31 = 2^62 are fine.
+    assert_eq!(Layout::row([P62, 2]).map(|_| ()), too_many("row", &[P62, 2]));
+    assert_eq!(Layout::row([MAX_ELEMENTS]).map(|l| l.numel()), Ok(MAX_ELEMENTS));
+    assert_eq!(Layout::row([1 << 31, 1 << 31]).map(|l| l.numel()), Ok(P62));
+    assert_eq!(Layout::reg_p([1, 0], [P62, 2]).map(|_| ()), too_many("reg_p", &[P62, 2]));
+    assert_eq!(Layout::row([1u64 << 63]).map(|_| ()), too_many("row", &[1 << 63]));
+    assert_eq!(Layout::row([u64::MAX]).map(|_| ()), too_many("row", &[u64::MAX]));
+    let identity = GenFn::custom("id", |i: &[u64]| i[0], Some(Arc::new(|x: u64| vec![x])));
+    assert_eq!(Layout::gen_p([P62, 2], identity).map(|_| ()), too_many("gen_p", &[P62, 2]));
+
+    // group_by [2^62 + 1, 4](order_by(row [4])): 2^64 + 4 ≡ 4 (mod 2^64) must not match the object's 4.
+    let four = Layout::order_by([Layout::row([4])?])?;
+    assert_eq!(Layout::group_by([P62 + 1, 4], [four.clone()]).map(|_| ()), too_many("group_by", &[P62 + 1, 4]));
+    // tile_by (order_by(row [4])) tile_dims [[2^62 + 1], [4]]: likewise.
+    let tiled = Layout::tile_by(four.clone(), [[Dim::lit(P62 + 1)], [Dim::lit(4)]]);
+    assert_eq!(tiled.map(|_| ()), too_many("tile_by", &[P62 + 1, 4]));
+    // order_by of parts that each fit but together do not: the order_by is the op that makes the count.
+    let half = Layout::row([P62])?;
+    assert_eq!(Layout::order_by([half.clone(), Layout::row([2])?]).map(|_| ()), too_many("order_by", &[P62, 2]));
+    assert_eq!(Layout::order_by([half, Layout::row([1])?])?.numel(), P62);
+    // expand_by with a too large expanded volume.
+    assert_eq!(Layout::expand_by(four, [3], [1u64 << 63]).map(|_| ()), too_many("expand_by", &[1 << 63]));
+
+    // Normal layouts are unchanged.
+    assert_eq!(Layout::row([4, 8])?.numel(), 32);
+    assert_eq!(Layout::group_by([6, 4], [examples::fig2()])?.numel(), 24);
+    Ok(())
+}
+
+#[test]
+fn too_many_elements_message_names_the_exact_count() {
+    let error = Layout::row([1u64 << 62, 8]).map(|_| ()).expect_err("2^65 elements");
+    assert_eq!(
+        error.to_string(),
+        "has 36893488147419103232 elements, more than 2^63 - 1, the most a layout may have (its indices, strides \
+         and sizes must stay below 2^63, where signed and unsigned index arithmetic agree)"
+    );
+}
+
 #[test]
 fn overflow_is_reported() {
-    assert_eq!(Layout::row([1 << 32, 1 << 32]).map(|_| ()), Err(AlgebraError::Overflow("the element count of a layout")));
     // A custom map that returns a huge value overflows the enclosing order_by's arithmetic.
     let huge = Layout::gen_p([2], GenFn::custom("huge", |_: &[u64]| u64::MAX - 1, None)).expect("valid");
     let l = Layout::order_by([Layout::row([2]).expect("valid"), huge]).expect("valid");

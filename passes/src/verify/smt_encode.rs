@@ -660,7 +660,16 @@ impl Encoder {
 
     /// Number of logical indices of a layout value (`Π dims`).
     pub fn layout_numel<'c>(&mut self, layout: Value<'c, '_>, at: Location<'c>) -> Encoded<'c, Term> {
-        Ok(product(&self.layout_dims(layout, at)?))
+        let dims = self.layout_dims(layout, at)?;
+        // Constant sizes are counted exactly: a 64-bit product could wrap to a small count (2^64 + 4 → 4).
+        // The dialect verifier rejects such layouts; this keeps the encoding honest for IR that skipped it.
+        if let Some(sizes) = dims.iter().map(Term::as_const).collect::<Option<Vec<u64>>>() {
+            let count = lego_algebra::ElementCount::of(sizes);
+            if !count.fits() {
+                return fail(at, format!("cannot verify: the layout {}", lego_algebra::too_many_elements(&count, false)));
+            }
+        }
+        Ok(product(&dims))
     }
 
     /// Exclusive bound of valid `apply_inverse` inputs: `Π n⃗` for an `expand_by … dims n⃗`, the number of
