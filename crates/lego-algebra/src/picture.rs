@@ -248,7 +248,10 @@ impl Picture {
         let gap = 40u64;
         let grid_w = cols * cell_w;
         let strip_w = memory_width * cell_w;
-        let width = 2 * margin + grid_w.max(strip_w);
+        let title = layout.to_string();
+        // Monospace at 14px is about 8.4px a character; the widest of the title, the grid and the strip.
+        let title_w = title.chars().count() as u64 * 85 / 10;
+        let width = 2 * margin + grid_w.max(strip_w).max(title_w).max(420);
         let logical_y = margin + title_h;
         let strip_y = logical_y + rows * cell_h + gap;
         let height = strip_y + memory_rows * cell_h + margin;
@@ -259,7 +262,7 @@ impl Picture {
             r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="monospace" font-size="12">"#
         );
         let _ = writeln!(out, r#"<rect width="{width}" height="{height}" fill="white"/>"#);
-        let _ = writeln!(out, r#"<text x="{margin}" y="{}" font-size="14">{}</text>"#, margin + 12, xml(&layout.to_string()));
+        let _ = writeln!(out, r#"<text x="{margin}" y="{}" font-size="14">{}</text>"#, margin + 12, xml(&title));
         let _ = writeln!(
             out,
             r#"<text x="{margin}" y="{}">logical dims {:?}, {} elements: logical index → physical offset</text>"#,
