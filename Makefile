@@ -10,6 +10,8 @@ APT_PACKAGES := llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libpolly-
 APT_PACKAGES += python3-venv
 # lego-translate's tests compile and run each generated language (tools/lego-translate/tests/languages.rs).
 APT_PACKAGES += gfortran clang-22 glslang-tools nodejs
+# lego-to-wasm's test links the wasm32 object with wasm-ld (test/targets/wasm.mlir).
+APT_PACKAGES += lld-22
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CARGO        ?= cargo
 # lit, FileCheck, not and mlir-translate come from Debian's LLVM 22 packages.

@@ -22,6 +22,7 @@ pub mod examples;
 mod genfn;
 mod layout;
 pub mod mlir;
+pub mod picture;
 mod normalize;
 pub mod random;
 mod size;
