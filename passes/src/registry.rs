@@ -56,11 +56,14 @@ impl Options {
         if let Some(text) = text {
             for (key, value) in pipeline_text::parse_pass_options(text).map_err(RegistryError::Pipeline)? {
                 let Some(spec) = info.options.iter().find(|spec| spec.name == key) else {
-                    return Err(RegistryError::UnknownOption {
-                        pass: info.name.to_string(),
-                        option: key,
-                        valid: info.options.iter().map(|spec| spec.name).collect::<Vec<_>>().join(", "),
-                    });
+                    // A pass or pipeline without options says so, rather than listing nothing.
+                    let valid = if info.options.is_empty() {
+                        "it takes no options".to_string()
+                    } else {
+                        let names: Vec<&str> = info.options.iter().map(|spec| spec.name).collect();
+                        format!("valid options: {}", names.join(", "))
+                    };
+                    return Err(RegistryError::UnknownOption { pass: info.name.to_string(), option: key, valid });
                 };
                 values.insert(spec.name, value);
             }
@@ -111,7 +114,8 @@ impl Options {
 pub enum RegistryError {
     #[error(transparent)]
     Pipeline(PipelineError),
-    #[error("unknown option '{option}' for pass '{pass}' (valid options: {valid})")]
+    /// `valid`: `valid options: a, b`, or `it takes no options`.
+    #[error("unknown option '{option}' for pass '{pass}' ({valid})")]
     UnknownOption { pass: String, option: String, valid: String },
     #[error("invalid value '{value}' for option '{option}' of '{pass}': expected {expected}")]
     BadOptionValue { pass: String, option: String, value: String, expected: String },
