@@ -9,6 +9,7 @@
 //!   no poison). Answers [`Outcome::Proved`], [`Outcome::Refuted`] with a concrete assignment (re-checked by
 //!   the exact evaluator), or [`Outcome::Unknown`] (time-out, unsupported float math, …).
 //! - [`exhaustive`]: the same question answered by enumerating a small box of inputs (float math).
+//! - [`minimize`]: a counterexample narrowed down to the lexicographically smallest one (what users read).
 //!
 //! ```
 //! use lego_smt::{prove, Outcome, Query, Term};
@@ -21,11 +22,13 @@
 
 mod budget;
 mod eval;
+mod minimize;
 mod solver;
 mod term;
 
 pub use eval::{exhaustive, topo_order, variables, Domain, Evaluation, Program, Value};
 pub use budget::Budget;
+pub use minimize::minimize;
 pub use solver::{join_background, prove, prove_limited, Query};
 pub use term::{
     to_signed, BinOp, CastOp, FBinOp, FPred, FUnOp, Flags, FloatKind, Node, Pred, Sort, Term, INDEX_WIDTH,

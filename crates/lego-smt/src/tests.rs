@@ -315,3 +315,68 @@ fn rlimit_calibration() {
         eprintln!("rlimit {rlimit}: {:?} in {:?}", matches!(outcome, Outcome::Unknown(_)), start.elapsed());
     }
 }
+
+fn refuted(outcome: Outcome) -> Counterexample {
+    match outcome {
+        Outcome::Refuted(cex) => cex,
+        other => panic!("expected a counterexample, got {other:?}"),
+    }
+}
+
+#[test]
+fn minimize_finds_the_lexicographically_smallest_counterexample() {
+    let (x, y) = (Term::index_var("x"), Term::index_var("y"));
+    // x + y ≠ 10 for x, y < 100: refuted by every pair summing to 10; the smallest in (x, y) order is (0, 10),
+    // in (y, x) order (10, 0).
+    let goal = x.add(&y).ne(&idx(10));
+    let facts = [x.ult(&idx(100)), y.ult(&idx(100))];
+    let query = q(&goal, &facts);
+    let mut calls = 0;
+    let mut prove_counting = |query: &Query| {
+        calls += 1;
+        prove(query)
+    };
+    let found = refuted(prove_counting(&query));
+    let smallest = minimize(&query, found.clone(), &["x", "y"], 200, &mut prove_counting);
+    assert_eq!((smallest.value_of("x"), smallest.value_of("y")), (Some(0), Some(10)));
+    let smallest = minimize(&query, found, &["y"], 200, &mut prove);
+    assert_eq!((smallest.value_of("y"), smallest.value_of("x")), (Some(0), Some(10)));
+    assert!(calls <= 1 + 2 * 66, "binary search: {calls} calls");
+}
+
+#[test]
+fn minimize_narrows_a_large_witness_and_keeps_the_observed_values() {
+    // The least t ≥ 0 with t mod 7 = 3 and t div 7 ≥ 2 is 17 (checked by hand: 3 and 10 have t div 7 < 2).
+    let t = Term::index_var("t");
+    let goal = t.urem(&idx(7)).ne(&idx(3)).or(&t.udiv(&idx(7)).ult(&idx(2)));
+    let facts = [t.ult(&idx(1 << 40))];
+    let observe = [t.udiv(&idx(7))];
+    let query = Query { goal: &goal, facts: &facts, observe: &observe, timeout_ms: 20_000 };
+    // Start from a deliberately large witness.
+    let large = refuted(prove(&Query { facts: &[t.ult(&idx(1 << 40)), t.ugt(&idx(1 << 30))], ..query }));
+    assert!(large.value_of("t").unwrap() > 1 << 30);
+    let smallest = minimize(&query, large, &[], 200, &mut prove);
+    assert_eq!(smallest.value_of("t"), Some(17));
+    assert_eq!(smallest.observed, vec![Value::Bits(2)]);
+}
+
+#[test]
+fn minimize_stops_at_its_call_limit_and_at_an_unknown() {
+    let t = Term::index_var("t");
+    let goal = t.ult(&idx(1000));
+    let query = q(&goal, &[]);
+    let found = refuted(prove(&Query { facts: &[t.ugt(&idx(1 << 50))], ..query }));
+    let start = found.value_of("t").unwrap();
+    // No calls allowed: the witness is returned unchanged.
+    assert_eq!(minimize(&query, found.clone(), &["t"], 0, &mut prove).value_of("t"), Some(start));
+    // A solver that cannot decide: unchanged too, after one call.
+    let mut calls = 0;
+    let mut unknown = |_: &Query| {
+        calls += 1;
+        Outcome::Unknown(Unknown { kind: UnknownKind::Timeout, detail: "spent".into() })
+    };
+    assert_eq!(minimize(&query, found.clone(), &["t"], 10, &mut unknown).value_of("t"), Some(start));
+    assert_eq!(calls, 1);
+    // Enough calls: the least counterexample, 1000.
+    assert_eq!(minimize(&query, found, &["t"], 200, &mut prove).value_of("t"), Some(1000));
+}

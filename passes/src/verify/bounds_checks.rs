@@ -446,7 +446,8 @@ impl ExternalSmtVerifier {
             (flat.ult(&numel), vec![flat.clone(), numel])
         };
         let query = Query { goal: &goal, facts: &facts, observe: &observe, timeout_ms: self.options.timeout_ms };
-        Ok(match self.options.prove(&query) {
+        // The lowest out-of-bounds point (every variable as small as it can be, in turn).
+        Ok(match self.options.prove_minimal(&query, &[]) {
             Outcome::Proved => Verdict::Proved,
             Outcome::Unknown(unknown) => {
                 diagnostics::warning(location, &format!("bounds {}", describe_unknown(&unknown)));

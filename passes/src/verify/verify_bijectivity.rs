@@ -208,9 +208,11 @@ impl VerifyBijectivity {
         let a2 = gen.apply_inv_y.eq(&gen.y);
         let b1 = gen.apply_x.ult(&gen.numel);
         let b2 = Term::all(gen.inv_apply_x.iter().zip(&gen.xs).map(|(g, x)| g.eq(x)));
+        // Counterexamples name the lowest point (`inv(0)` rather than `inv(13)`): the gen_p's own inputs first.
+        let lowest_first = hidden(gen);
         let direction = |goals: [&Term; 2], facts: &[Term], observe: &[Term]| {
             for goal in goals {
-                match self.options.prove(&Query { goal, facts, observe, timeout_ms }) {
+                match self.options.prove_minimal(&Query { goal, facts, observe, timeout_ms }, &lowest_first) {
                     Outcome::Proved => {}
                     other => return other,
                 }

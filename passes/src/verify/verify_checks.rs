@@ -434,15 +434,18 @@ impl Verify {
         Ok(TwoLanes { names, extra, a, b, facts })
     }
 
-    /// Asks Z3 whether `goal` follows from `facts`; a counterexample becomes the message `refuted` writes.
+    /// Asks Z3 whether `goal` follows from `facts`; a counterexample — the lowest one, the variables named in
+    /// `lowest_first` (the thread ids) narrowed first — becomes the message `refuted` writes.
     fn decide(
         &self,
         goal: &Term,
         facts: &[Term],
         observe: &[Term],
+        lowest_first: &[&str],
         refuted: impl FnOnce(&Counterexample) -> String,
     ) -> Result<(), Failure> {
-        match self.options.prove(&Query { goal, facts, observe, timeout_ms: self.options.timeout_ms }) {
+        let query = Query { goal, facts, observe, timeout_ms: self.options.timeout_ms };
+        match self.options.prove_minimal(&query, lowest_first) {
             Outcome::Proved => Ok(()),
             Outcome::Refuted(cex) => Err(Failure::Refuted(refuted(&cex))),
             Outcome::Unknown(unknown) => Err(Failure::Unknown(describe_unknown(&unknown))),
@@ -459,7 +462,7 @@ impl Verify {
         let tid_name = &lanes.names[0];
         let goal = lanes.b.address.eq(&lanes.a.address.add(&Term::constant(1, site.address_width)));
         let observe = [lanes.a.address.clone(), lanes.b.address.clone()];
-        Ok(self.decide(&goal, &lanes.facts, &observe, |cex| {
+        Ok(self.decide(&goal, &lanes.facts, &observe, &[tid_name], |cex| {
             let tid = cex.value_of(tid_name).unwrap_or(0);
             let with = with_clause(cex, &[tid_name]);
             match &cex.violation {
@@ -488,7 +491,7 @@ impl Verify {
         let (bank_a, bank_b) = (bank(&a.address), bank(&b.address));
         let goal = bank_a.eq(&bank_b).implies(&a.address.eq(&b.address));
         let observe = [a.address.clone(), b.address.clone(), bank_a];
-        Ok(self.decide(&goal, &facts, &observe, |cex| {
+        Ok(self.decide(&goal, &facts, &observe, &[&name_a, &name_b], |cex| {
             let (ta, tb) = (cex.value_of(&name_a).unwrap_or(0), cex.value_of(&name_b).unwrap_or(0));
             let with = with_clause(cex, &[&name_a, &name_b]);
             match &cex.violation {
@@ -517,7 +520,7 @@ impl Verify {
         facts.push(a.tid.urem(&w).ne(&w.sub(&one))); // t and t + 1 are in the same warp
         let goal = b.address.eq(&a.address.add(&c(1)));
         let observe = [a.address.clone(), b.address.clone()];
-        let successive = self.decide(&goal, &facts, &observe, |cex| {
+        let successive = self.decide(&goal, &facts, &observe, &[&tid_name], |cex| {
             let tid = cex.value_of(&tid_name).unwrap_or(0);
             let lane = tid % warp;
             let with = with_clause(cex, &[&tid_name]);
@@ -544,7 +547,7 @@ impl Verify {
         facts.push(a.tid.urem(&w).eq(&Term::constant(0, site.tid_width)));
         let goal = a.address.urem(&c(warp)).eq(&c(0));
         let observe = [a.address.clone()];
-        Ok(self.decide(&goal, &facts, &observe, |cex| {
+        Ok(self.decide(&goal, &facts, &observe, &[&tid_name], |cex| {
             let tid = cex.value_of(&tid_name).unwrap_or(0);
             let with = with_clause(cex, &[&tid_name]);
             match &cex.violation {
@@ -584,7 +587,7 @@ impl Verify {
         let same_bank = word_a.urem(&c(banks)).eq(&word_b.urem(&c(banks)));
         let goal = same_bank.implies(&word_a.eq(&word_b));
         let observe = [a.address.clone(), b.address.clone(), word_a.urem(&c(banks))];
-        Ok(self.decide(&goal, &facts, &observe, |cex| {
+        Ok(self.decide(&goal, &facts, &observe, &[&name_a, &name_b, word_a_name, word_b_name], |cex| {
             let (ta, tb) = (cex.value_of(&name_a).unwrap_or(0), cex.value_of(&name_b).unwrap_or(0));
             let (ta, tb, wa, wb, aa, ab) = if ta <= tb {
                 (ta, tb, cex.value_of(word_a_name), cex.value_of(word_b_name), cex.observed.first(), cex.observed.get(1))

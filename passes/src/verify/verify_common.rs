@@ -39,7 +39,36 @@ impl VerifyOptions {
         let deadline = self.deadline.or_else(|| Budget::new(self.timeout_ms).deadline());
         Budget::until(self.timeout_ms, deadline).prove(&Query { timeout_ms: 0, ..*query })
     }
+
+    /// [`VerifyOptions::prove`], and a counterexample narrowed down to the lowest witness a person can check by
+    /// hand: the variables named in `priority` first (e.g. the thread ids: lanes 0 and 1 rather than 15 and 16),
+    /// then the others, each as small as it can be (lexicographically smallest; see [`lego_smt::minimize`]).
+    /// The narrowing takes at most [`MINIMIZE_CALLS`] solver calls and [`MINIMIZE_MS`], within the pass's
+    /// budget; what it cannot narrow further is reported as found.
+    pub fn prove_minimal(&self, query: &Query, priority: &[&str]) -> Outcome {
+        match self.prove(query) {
+            Outcome::Refuted(found) => {
+                let minimizing = VerifyOptions {
+                    deadline: Budget::new(MINIMIZE_MS).deadline().into_iter().chain(self.deadline).min(),
+                    timeout_ms: self.timeout_ms.min(MINIMIZE_MS).max(1),
+                    ..*self
+                };
+                Outcome::Refuted(lego_smt::minimize(query, found, priority, MINIMIZE_CALLS, &mut |query| {
+                    minimizing.prove(query)
+                }))
+            }
+            other => other,
+        }
+    }
 }
+
+/// Solver calls [`VerifyOptions::prove_minimal`] may spend narrowing one counterexample (a binary search takes
+/// at most 65 per 64-bit variable; most witnesses are small, and a thread id narrows in a few).
+pub const MINIMIZE_CALLS: usize = 96;
+
+/// Time [`VerifyOptions::prove_minimal`] may spend narrowing one counterexample (never beyond the pass's own
+/// budget). Its queries are the refuted one with one more bound, usually milliseconds each.
+pub const MINIMIZE_MS: u64 = 2_000;
 
 impl Default for VerifyOptions {
     fn default() -> Self {
