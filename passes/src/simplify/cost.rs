@@ -109,7 +109,8 @@ impl<'p, 'e, 'r> Planner<'p, 'e, 'r> {
 
     fn existing(&mut self, poly: &Poly) -> Option<Expr> {
         let mut candidates = self.engine.by_poly.get(poly).cloned().unwrap_or_default();
-        if let Some(known) = self.known.get(&self.engine.canonical_poly(poly)) {
+        // A polynomial too large to name is never shared across roots.
+        if let Some(known) = self.engine.canonical_poly(poly).and_then(|text| self.known.get(&text)) {
             candidates.extend(known.iter().copied());
         }
         let value = candidates.into_iter().find(|value| (self.reusable)(*value))?;
@@ -122,7 +123,7 @@ impl<'p, 'e, 'r> Planner<'p, 'e, 'r> {
         // Sorted: the memo's hash order differs between runs, and the order decides which of several equal
         // values later roots reuse.
         let mut planned: Vec<(String, Expr)> =
-            self.memo.iter().map(|(poly, expr)| (self.engine.canonical_poly(poly), expr.clone())).collect();
+            self.memo.iter().filter_map(|(poly, expr)| Some((self.engine.canonical_poly(poly)?, expr.clone()))).collect();
         planned.sort_by(|a, b| a.0.cmp(&b.0));
         planned
     }

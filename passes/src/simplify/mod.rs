@@ -394,8 +394,9 @@ fn plan_root(
         .by_poly
         .iter()
         .flat_map(|(poly, values)| {
+            // A polynomial too large to name is not offered to other roots.
             let text = engine.canonical_poly(poly);
-            values.iter().map(move |value| (text.clone(), *value))
+            values.iter().filter_map(move |value| Some((text.clone()?, *value)))
         })
         .collect();
     // Stable sort by text (values of one polynomial keep their reading order): not the hash order, which

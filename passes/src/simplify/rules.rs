@@ -121,6 +121,8 @@ pub struct Engine<'r> {
     /// Canonical texts of atoms already named (an atom's text never changes; nested divisions would otherwise
     /// be formatted again at every mention).
     atom_texts: std::cell::RefCell<HashMap<AtomId, std::rc::Rc<str>>>,
+    /// Upper bounds of atoms' canonical text lengths (see [`MAX_CANONICAL_TEXT`]).
+    atom_text_sizes: std::cell::RefCell<HashMap<AtomId, usize>>,
     scoped_values: HashMap<Key, MlirValue>,
     pub firings: Vec<Firing>,
     /// Conditions that could not be proved (each left the IR unchanged).
@@ -151,6 +153,7 @@ impl<'r> Engine<'r> {
             eager: false,
             guard_refused: false,
             atom_texts: Default::default(),
+            atom_text_sizes: Default::default(),
             scoped_values: HashMap::default(),
             firings: Vec::new(),
             unproved: Vec::new(),
@@ -1043,8 +1046,10 @@ impl<'r> Engine<'r> {
     }
 
     /// A text naming `poly` by the identities of its leaf values and the facts in scope for this root, equal
-    /// across engines of one round exactly when the condition is the same question.
-    pub fn canonical(&self, poly: &Poly) -> String {
+    /// across engines of one round exactly when the condition is the same question. `None` when the text
+    /// would be longer than [`MAX_CANONICAL_TEXT`]: such a condition is never found equal to another one.
+    pub fn canonical(&self, poly: &Poly) -> Option<String> {
+        let text = self.canonical_poly(poly)?;
         let mut scoped: Vec<String> = self
             .scoped
             .iter()
@@ -1060,10 +1065,22 @@ impl<'r> Engine<'r> {
             })
             .collect();
         scoped.sort();
-        format!("{} | {}", self.canonical_poly(poly), scoped.join(";"))
+        Some(format!("{text} | {}", scoped.join(";")))
     }
 
-    pub fn canonical_poly(&self, poly: &Poly) -> String {
+    /// `poly`'s structural text (atoms spelled out), or `None` when it would be longer than
+    /// [`MAX_CANONICAL_TEXT`]. The text of a nested division repeats its operands', so it grows exponentially
+    /// with the nesting of a DAG-shaped expression (`x div 42` and `x mod 42` both spell out `x`, at every level
+    /// of a long layout chain: a fuzz finding built and hashed gigabytes of such keys); the length is bounded
+    /// first, in time linear in the atoms.
+    pub fn canonical_poly(&self, poly: &Poly) -> Option<String> {
+        if self.canonical_size(poly) > MAX_CANONICAL_TEXT {
+            return None;
+        }
+        Some(self.canonical_poly_text(poly))
+    }
+
+    fn canonical_poly_text(&self, poly: &Poly) -> String {
         let mut terms: Vec<String> = poly
             .terms()
             .map(|(monomial, coefficient)| {
@@ -1082,41 +1099,83 @@ impl<'r> Engine<'r> {
         }
         let text: std::rc::Rc<str> = match &self.atoms[id] {
             Atom::Leaf(key) => format!("%{key:x}"),
-            Atom::Div(x, y) => format!("({} / {})", self.canonical_poly(x), self.canonical_poly(y)),
-            Atom::Rem(x, y) => format!("({} % {})", self.canonical_poly(x), self.canonical_poly(y)),
+            Atom::Div(x, y) => format!("({} / {})", self.canonical_poly_text(x), self.canonical_poly_text(y)),
+            Atom::Rem(x, y) => format!("({} % {})", self.canonical_poly_text(x), self.canonical_poly_text(y)),
         }
         .into();
         self.atom_texts.borrow_mut().insert(id, text.clone());
         text
     }
 
+    /// An upper bound of the length of `poly`'s canonical text (saturating).
+    fn canonical_size(&self, poly: &Poly) -> usize {
+        poly.terms().fold(0usize, |total, (monomial, _)| {
+            // The coefficient (at most 20 digits), `*`, `+` and the factors with their separators.
+            let factors = monomial.iter().fold(0usize, |sum, atom| sum.saturating_add(self.canonical_atom_size(*atom)).saturating_add(1));
+            total.saturating_add(22).saturating_add(factors)
+        })
+    }
+
+    fn canonical_atom_size(&self, id: AtomId) -> usize {
+        if let Some(size) = self.atom_text_sizes.borrow().get(&id) {
+            return *size;
+        }
+        let size = match &self.atoms[id] {
+            // `%` and the key in hexadecimal.
+            Atom::Leaf(_) => 17,
+            Atom::Div(x, y) | Atom::Rem(x, y) => {
+                5usize.saturating_add(self.canonical_size(x)).saturating_add(self.canonical_size(y))
+            }
+        };
+        self.atom_text_sizes.borrow_mut().insert(id, size);
+        size
+    }
+
     /// The mathematical value of `poly` (signed coefficients) at `sample` (leaf values); `None` when a leaf is
     /// missing, a divisor is zero or the value leaves `i128`.
     pub fn evaluate(&self, poly: &Poly, sample: &HashMap<AtomId, u64>) -> Option<i128> {
+        // Each atom once per evaluation: atoms form a DAG (`x div 42` and `x mod 42` share `x`), which a plain
+        // recursion walks once per path — exponentially many with the nesting of a long layout chain.
+        self.evaluate_memo(poly, sample, &mut HashMap::default())
+    }
+
+    fn evaluate_memo(
+        &self,
+        poly: &Poly,
+        sample: &HashMap<AtomId, u64>,
+        memo: &mut HashMap<AtomId, Option<u64>>,
+    ) -> Option<i128> {
         let mut total: i128 = 0;
         for (monomial, coefficient) in poly.terms() {
             let mut term = signed(coefficient);
             for atom in monomial {
-                term = term.checked_mul(self.evaluate_atom(*atom, sample)? as i128)?;
+                term = term.checked_mul(self.evaluate_atom(*atom, sample, memo)? as i128)?;
             }
             total = total.checked_add(term)?;
         }
         Some(total)
     }
 
-    fn evaluate_atom(&self, id: AtomId, sample: &HashMap<AtomId, u64>) -> Option<u64> {
-        let wrapped = |value: i128| value.rem_euclid(TWO_64) as u64;
-        match &self.atoms[id] {
-            Atom::Leaf(_) => sample.get(&id).copied(),
-            Atom::Div(x, y) => {
-                let (x, y) = (wrapped(self.evaluate(x, sample)?), wrapped(self.evaluate(y, sample)?));
-                x.checked_div(y)
-            }
-            Atom::Rem(x, y) => {
-                let (x, y) = (wrapped(self.evaluate(x, sample)?), wrapped(self.evaluate(y, sample)?));
-                x.checked_rem(y)
-            }
+    fn evaluate_atom(
+        &self,
+        id: AtomId,
+        sample: &HashMap<AtomId, u64>,
+        memo: &mut HashMap<AtomId, Option<u64>>,
+    ) -> Option<u64> {
+        if let Some(value) = memo.get(&id) {
+            return *value;
         }
+        let wrapped = |value: i128| value.rem_euclid(TWO_64) as u64;
+        let value = match &self.atoms[id] {
+            Atom::Leaf(_) => sample.get(&id).copied(),
+            Atom::Div(x, y) | Atom::Rem(x, y) => (|| {
+                let x = wrapped(self.evaluate_memo(x, sample, memo)?);
+                let y = wrapped(self.evaluate_memo(y, sample, memo)?);
+                if matches!(self.atoms[id], Atom::Div(..)) { x.checked_div(y) } else { x.checked_rem(y) }
+            })(),
+        };
+        memo.insert(id, value);
+        value
     }
 
     /// Whether some assignment of the leaves within their facts makes `refutes` true (a cheap way to reject a
@@ -1231,46 +1290,98 @@ impl<'r> Engine<'r> {
         false
     }
 
-    /// Human-readable form of a polynomial (for remarks).
+    /// Human-readable form of a polynomial (for remarks and the debug log), cut after [`MAX_DESCRIPTION`]
+    /// characters with `…`. Atoms are printed as trees, so an uncut text would grow exponentially with the
+    /// nesting of a DAG-shaped expression (`x div 42` and `x mod 42` both spell out `x`, at every level of a
+    /// long layout chain): a fuzz finding spent most of its time and gigabytes building such texts.
     pub fn describe(&self, poly: &Poly) -> String {
-        if poly.is_zero() {
-            return "0".into();
-        }
-        let mut parts = Vec::new();
-        for (monomial, coefficient) in poly.terms() {
-            let c = signed(coefficient);
-            let mut factors: Vec<String> = monomial.iter().map(|atom| self.describe_atom(*atom)).collect();
-            if c != 1 || factors.is_empty() {
-                factors.insert(0, c.to_string());
-            }
-            parts.push(factors.join("·"));
-        }
-        parts.join(" + ")
+        let mut out = String::new();
+        self.describe_into(poly, &mut out);
+        out
     }
 
     pub fn describe_atom(&self, id: AtomId) -> String {
+        let mut out = String::new();
+        self.describe_atom_into(id, &mut out);
+        out
+    }
+
+    /// Appends `poly`'s text to `out`, stopping (with `…`) once `out` is longer than [`MAX_DESCRIPTION`].
+    fn describe_into(&self, poly: &Poly, out: &mut String) {
+        if poly.is_zero() {
+            out.push('0');
+            return;
+        }
+        for (position, (monomial, coefficient)) in poly.terms().enumerate() {
+            if out.len() > MAX_DESCRIPTION {
+                if !out.ends_with('…') {
+                    out.push('…');
+                }
+                return;
+            }
+            if position > 0 {
+                out.push_str(" + ");
+            }
+            let c = signed(coefficient);
+            let mut first = true;
+            if c != 1 || monomial.is_empty() {
+                out.push_str(&c.to_string());
+                first = false;
+            }
+            for atom in monomial {
+                if !first {
+                    out.push('·');
+                }
+                first = false;
+                self.describe_atom_into(*atom, out);
+            }
+        }
+    }
+
+    fn describe_atom_into(&self, id: AtomId, out: &mut String) {
+        if out.len() > MAX_DESCRIPTION {
+            if !out.ends_with('…') {
+                out.push('…');
+            }
+            return;
+        }
         match &self.atoms[id] {
             Atom::Leaf(_) => {
                 // Printing a value numbers every value of its function (an AsmState per call): only for the
                 // debug log that shows these texts, never on the normal path (quadratic on large functions).
                 if !tracing::enabled!(target: "lego", tracing::Level::DEBUG) {
-                    return format!("v{id}");
+                    out.push_str(&format!("v{id}"));
+                    return;
                 }
-                let Some(value) = self.leaf_value(id) else { return format!("v{id}") };
+                let Some(value) = self.leaf_value(id) else {
+                    out.push_str(&format!("v{id}"));
+                    return;
+                };
                 let text = unsafe { melior::ir::Value::from_raw(value) }.to_string();
                 // "%x = …" or "<block argument> of type 'index' at index: 0": keep the SSA name if present.
-                let name = text.split_whitespace().next().unwrap_or("?").to_string();
-                if name.starts_with('%') {
-                    name
-                } else {
-                    format!("v{id}")
+                match text.split_whitespace().next() {
+                    Some(name) if name.starts_with('%') => out.push_str(name),
+                    _ => out.push_str(&format!("v{id}")),
                 }
             }
-            Atom::Div(x, y) => format!("({} div {})", self.describe(x), self.describe(y)),
-            Atom::Rem(x, y) => format!("({} mod {})", self.describe(x), self.describe(y)),
+            Atom::Div(x, y) | Atom::Rem(x, y) => {
+                let operator = if matches!(self.atoms[id], Atom::Div(..)) { " div " } else { " mod " };
+                out.push('(');
+                self.describe_into(x, out);
+                out.push_str(operator);
+                self.describe_into(y, out);
+                out.push(')');
+            }
         }
     }
 }
+
+/// Longest canonical text of a condition or polynomial that is built: far above what one layout's index
+/// arithmetic needs; a longer one is never looked up or shared.
+const MAX_CANONICAL_TEXT: usize = 8192;
+
+/// Longest text [`Engine::describe`] builds (then `…`): enough for every condition a person reads in a log.
+const MAX_DESCRIPTION: usize = 400;
 
 /// Ops the simplifier reads as arithmetic (everything else is an opaque value).
 pub fn is_expression_op(op: MlirOperation) -> bool {

@@ -60,6 +60,14 @@ impl Default for SmtProver {
     }
 }
 
+/// Divisions / remainders nested below a goal's own atoms that a query spells out; deeper ones are opaque
+/// variables bounded by their intervals. Z3 bit-blasts every division into a 64-bit divider circuit before its
+/// resource limit is ever checked, so a query holding a whole chain of layouts' div/mod (a long order_by /
+/// tile_by / group_by chain lowers to one such nest) cost time in proportion to the chain's length, per query:
+/// a fuzz finding spent 30 s there. The side conditions of Table II's rules look at most two levels down
+/// (`(x mod (a·b)) div b`); the levels kept around them give the facts that relate them.
+const MAX_ATOM_NESTING: usize = 4;
+
 struct Encoder {
     atoms: HashMap<AtomId, Term>,
     leaves: Vec<AtomId>,
@@ -70,29 +78,38 @@ impl Encoder {
         Encoder { atoms: HashMap::default(), leaves: Vec::new() }
     }
 
-    fn atom(&mut self, engine: &Engine, id: AtomId) -> Term {
+    fn atom(&mut self, engine: &Engine, id: AtomId, nesting: usize) -> Term {
         if let Some(term) = self.atoms.get(&id) {
             return term.clone();
         }
         let term = match engine.atom(id).clone() {
-            Atom::Leaf(_) => {
-                self.leaves.push(id);
-                Term::index_var(format!("v{id}"))
-            }
-            Atom::Div(x, y) => self.poly(engine, &x).udiv(&self.poly(engine, &y)),
-            Atom::Rem(x, y) => self.poly(engine, &x).urem(&self.poly(engine, &y)),
+            // A leaf, or a division nested too deep to spell out: a variable (its facts: its interval, and for a
+            // leaf its relations). Sound: the goal is then proved for every value in that interval.
+            Atom::Leaf(_) => self.opaque(id),
+            Atom::Div(..) | Atom::Rem(..) if nesting == 0 => self.opaque(id),
+            Atom::Div(x, y) => self.poly_at(engine, &x, nesting - 1).udiv(&self.poly_at(engine, &y, nesting - 1)),
+            Atom::Rem(x, y) => self.poly_at(engine, &x, nesting - 1).urem(&self.poly_at(engine, &y, nesting - 1)),
         };
         self.atoms.insert(id, term.clone());
         term
     }
 
+    fn opaque(&mut self, id: AtomId) -> Term {
+        self.leaves.push(id);
+        Term::index_var(format!("v{id}"))
+    }
+
     /// The wrapped value of `poly`.
     fn poly(&mut self, engine: &Engine, poly: &Poly) -> Term {
+        self.poly_at(engine, poly, MAX_ATOM_NESTING)
+    }
+
+    fn poly_at(&mut self, engine: &Engine, poly: &Poly, nesting: usize) -> Term {
         let mut sum: Option<Term> = None;
         for (monomial, coefficient) in poly.terms() {
             let mut term = Term::index(coefficient);
             for atom in monomial {
-                term = term.mul(&self.atom(engine, *atom));
+                term = term.mul(&self.atom(engine, *atom, nesting));
             }
             sum = Some(match sum {
                 None => term,
@@ -112,7 +129,7 @@ impl Encoder {
             let magnitude = c.unsigned_abs() as u64;
             let mut term = Term::index(magnitude);
             for atom in monomial {
-                term = Term::bin_flags(BinOp::Mul, nuw, &term, &self.atom(engine, *atom));
+                term = Term::bin_flags(BinOp::Mul, nuw, &term, &self.atom(engine, *atom, MAX_ATOM_NESTING));
             }
             let slot = if c >= 0 { &mut positive } else { &mut negative };
             *slot = Some(match slot.take() {
@@ -144,7 +161,7 @@ impl Encoder {
             }
             let (bounds, relations) = engine.leaf_facts(id);
             let relations = if is_direct { relations } else { Vec::new() };
-            let var = self.atom(engine, id);
+            let var = self.atom(engine, id, 0);
             if bounds.lo > 0 {
                 facts.push(var.uge(&Term::index(bounds.lo as u64)));
             }
@@ -214,11 +231,12 @@ impl SmtProver {
         }
     }
 
-    /// Looks `key` up, else decides by sampling (cheap refutation) and then the solver.
+    /// Looks `key` up, else decides by sampling (cheap refutation) and then the solver. `None`: a condition too
+    /// large to name, decided without the cache.
     fn decide(
         &mut self,
         engine: &mut Engine,
-        key: String,
+        key: Option<String>,
         directions: &[(Poly, bool)],
         refuted: impl Fn(&Engine, &HashMap<AtomId, u64>) -> bool,
         solve: impl FnOnce(&mut Self, &mut Engine) -> bool,
@@ -226,7 +244,7 @@ impl SmtProver {
         if !self.enabled {
             return false;
         }
-        if let Some(known) = self.cache.get(&key) {
+        if let Some(known) = key.as_ref().and_then(|key| self.cache.get(key)) {
             return *known;
         }
         let proved = if engine.refuted_by_samples(directions, &refuted) {
@@ -235,12 +253,14 @@ impl SmtProver {
         } else {
             solve(self, engine)
         };
-        self.cache.insert(key, proved);
+        if let Some(key) = key {
+            self.cache.insert(key, proved);
+        }
         proved
     }
 
     pub fn fits(&mut self, engine: &mut Engine, p: &Poly) -> bool {
-        let key = format!("fits {}", engine.canonical(p));
+        let key = engine.canonical(p).map(|p| format!("fits {p}"));
         self.decide(
             engine,
             key,
@@ -251,7 +271,7 @@ impl SmtProver {
     }
 
     pub fn nonzero(&mut self, engine: &mut Engine, p: &Poly) -> bool {
-        let key = format!("nonzero {}", engine.canonical(p));
+        let key = engine.canonical(p).map(|p| format!("nonzero {p}"));
         self.decide(
             engine,
             key,
@@ -262,7 +282,7 @@ impl SmtProver {
     }
 
     pub fn lt(&mut self, engine: &mut Engine, p: &Poly, q: &Poly) -> bool {
-        let key = format!("lt {} {}", engine.canonical(p), engine.canonical(q));
+        let key = engine.canonical(p).zip(engine.canonical(q)).map(|(p, q)| format!("lt {p} {q}"));
         self.decide(
             engine,
             key,
