@@ -63,10 +63,10 @@ impl Default for SmtProver {
 /// Divisions / remainders nested below a goal's own atoms that a query spells out; deeper ones are opaque
 /// variables bounded by their intervals. Z3 bit-blasts every division into a 64-bit divider circuit before its
 /// resource limit is ever checked, so a query holding a whole chain of layouts' div/mod (a long order_by /
-/// tile_by / group_by chain lowers to one such nest) cost time in proportion to the chain's length, per query:
-/// a fuzz finding spent 30 s there. The side conditions of Table II's rules look at most two levels down
-/// (`(x mod (a·b)) div b`); the levels kept around them give the facts that relate them.
-const MAX_ATOM_NESTING: usize = 4;
+/// tile_by / group_by chain lowers to one such nest) cost time in proportion to the chain's length, per query
+/// (fuzz finding 9f404a4386: 30 s of CPU; test/fuzz-findings/fuzz-timeout-9f404a4386-seed251125.mlir). Table
+/// II's side conditions look at most two levels down (`(x mod (a·b)) div b`).
+const MAX_ATOM_NESTING: usize = 2;
 
 struct Encoder {
     atoms: HashMap<AtomId, Term>,
