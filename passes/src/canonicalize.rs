@@ -25,7 +25,7 @@
 
 use crate::{
     external::{LegoPass, PassFailure, PassId},
-    genp_obligation::{self, GenPObligations},
+    genp_obligation::{self, GenPObligations, LayoutInverse},
     lowering::ir::{defining_op, erase, first_result, op_has_uses, replace_all_uses, Builder},
 };
 use lego_dialect::ops::{build_permutation_layout, constant_index_value, layout_op, walk_ops, Dim, LayoutOp, OpKind};
@@ -122,7 +122,12 @@ impl<'c> Inverses<'c> {
         if !self.verify {
             return true;
         }
-        let Some((gen_p, obligation)) = self.checker.first_failing(layout) else { return true };
+        let (gen_p, obligation) = match self.checker.layout(layout) {
+            LayoutInverse::Holds => return true,
+            // Built elsewhere (a function argument): its gen_p's are checked where the layout is lowered.
+            LayoutInverse::Hidden => return false,
+            LayoutInverse::Fails(gen_p, obligation) => (gen_p, obligation),
+        };
         let consequence = format!("{folded} is not folded");
         if self.checker.report(gen_p, &obligation, inverse, genp_obligation::USED_HERE, &consequence) {
             self.refuted = true;

@@ -29,7 +29,7 @@
 
 use crate::{
     external::{LegoPass, PassFailure, PassId},
-    genp_obligation::{self, GenPObligations},
+    genp_obligation::{self, GenPObligations, LayoutInverse},
     lowering::{cleanup, uses::lower_use, views},
 };
 use lego_dialect::ops::{walk_ops, OpKind};
@@ -110,7 +110,8 @@ pub fn lower(root: OperationRef, assume_bounds: bool, verify_gen_p: bool) -> Res
             // Before anything is lowered, so a refuted inverse leaves the IR as it was.
             for (op, kind) in &pending {
                 let (OpKind::ApplyInverse, Ok(layout)) = (kind, op.operand(0)) else { continue };
-                if let Some((gen_p, obligation)) = obligations.first_failing(layout) {
+                // A hidden layout is one lowering cannot compute either (it reports that itself).
+                if let LayoutInverse::Fails(gen_p, obligation) = obligations.layout(layout) {
                     failed |= obligations.report(
                         gen_p,
                         &obligation,

@@ -43,6 +43,9 @@ use std::{
 /// Static domains of at most this many points are checked point by point (the same bound as the
 /// `gen_p → reg_p` pattern's check had); larger ones are proved with Z3.
 pub const EXHAUSTIVE_POINTS: u64 = 1 << 14;
+/// A refutation found by Z3 on a larger static domain is replaced by the lowest witness when one lies among
+/// the first this many points (a failing run only: a proof never scans).
+pub const WITNESS_SCAN_POINTS: u64 = 1 << 22;
 /// Z3 budget of one pass run for all its gen_p obligations, in milliseconds (`lego-verify-bijectivity`'s default).
 pub const BUDGET_MS: u64 = 10_000;
 /// The note at the `lego.apply_inverse` that a refuted inverse was met through (the same whichever pass met it).
@@ -64,8 +67,9 @@ pub enum Obligation<'c> {
     Proved,
     /// An apply-only gen_p: there is no inverse to rely on.
     NoInverse,
-    /// A counterexample, as the published message(s): first line `Layout is not bijective: …`.
-    Refuted(Vec<String>),
+    /// A counterexample, as the published message: first line `Layout is not bijective: …` (the direction
+    /// `inv(apply(x)) ≠ x` when it was refuted, so a static and a symbolic gen_p read alike).
+    Refuted(String),
     /// Neither (a budget spent, an op the encoding does not model, float math on a large domain): why, and the op
     /// responsible when it is not the gen_p itself.
     Unknown { reason: String, at: Option<Location<'c>> },
@@ -76,6 +80,17 @@ impl Obligation<'_> {
     pub fn holds(&self) -> bool {
         matches!(self, Obligation::Proved | Obligation::NoInverse)
     }
+}
+
+/// What [`GenPObligations::layout`] found.
+pub enum LayoutInverse<'c, 'a> {
+    /// Every gen_p the layout is built from (maybe none) has a proved inverse.
+    Holds,
+    /// The layout's construction is not visible here (a block argument, or a value a non-layout op made): its
+    /// gen_p's, if any, cannot be checked from here.
+    Hidden,
+    /// This gen_p's obligation does not hold (refuted or undecided).
+    Fails(OperationRef<'c, 'a>, Rc<Obligation<'c>>),
 }
 
 /// The obligations of one pass run: verdicts memoized per gen_p op (and per printed form), the run's Z3 budget,
@@ -119,17 +134,17 @@ impl<'c> GenPObligations<'c> {
         obligation
     }
 
-    /// The first gen_p (depth first, operands in order) whose `inv` the inverse of `layout` runs through and
-    /// whose obligation does not hold, with its verdict; `None` when every one holds (or there is none, or the
-    /// layout's construction is not visible — then no gen_p of this function is involved).
-    pub fn first_failing<'a>(&mut self, layout: MlirValue<'c, 'a>) -> Option<(OperationRef<'c, 'a>, Rc<Obligation<'c>>)> {
-        for gen_p in gen_ps_under(layout) {
+    /// Whether a rewrite may rely on the inverse of `layout`: every gen_p whose `inv` it runs through is
+    /// checked (depth first, operands in order) up to the first whose obligation does not hold.
+    pub fn layout<'a>(&mut self, layout: MlirValue<'c, 'a>) -> LayoutInverse<'c, 'a> {
+        let Some(gen_ps) = gen_ps_under(layout) else { return LayoutInverse::Hidden };
+        for gen_p in gen_ps {
             let obligation = self.of_gen_p(gen_p);
             if !obligation.holds() {
-                return Some((gen_p, obligation));
+                return LayoutInverse::Fails(gen_p, obligation);
             }
         }
-        None
+        LayoutInverse::Holds
     }
 
     /// Reports a failing obligation once per gen_p: refuted → the published error(s) at the gen_p, with a note
@@ -147,11 +162,9 @@ impl<'c> GenPObligations<'c> {
         let location = gen_p.location();
         match obligation {
             Obligation::Proved | Obligation::NoInverse => false,
-            Obligation::Refuted(messages) => {
+            Obligation::Refuted(message) => {
                 if first {
-                    for message in messages {
-                        diagnostics::emit_with_note(location, Severity::Error, message, Some((used_at, uses)));
-                    }
+                    diagnostics::emit_with_note(location, Severity::Error, message, Some((used_at, uses)));
                 }
                 true
             }
@@ -189,17 +202,26 @@ impl<'c> GenPObligations<'c> {
                         at: Some(location),
                     }
                 }
-                Some(numel) if numel <= EXHAUSTIVE_POINTS => {
-                    if let Some(obligation) = exhaustive_b(&gen, sizes) {
-                        return obligation;
-                    }
-                }
+                Some(numel) if numel <= EXHAUSTIVE_POINTS => match scan_b(&gen, sizes, numel) {
+                    Scan::Violated(obligation) => return obligation,
+                    Scan::Clean => return Obligation::Proved,
+                    Scan::Stopped | Scan::Unenumerable => {}
+                },
                 Some(_) => {}
             }
         }
         match prove_gen_p(&gen, self.options) {
             Verdict::Proved => Obligation::Proved,
-            Verdict::Refuted(messages) => Obligation::Refuted(messages),
+            Verdict::Refuted(messages) => {
+                // Z3's witness is arbitrary; the lexicographically first one comes no later than it, so a scan
+                // up to there finds it (capped, for a witness far into a huge domain).
+                if let Some(sizes) = &sizes {
+                    if let Scan::Violated(lowest) = scan_b(&gen, sizes, WITNESS_SCAN_POINTS) {
+                        return lowest;
+                    }
+                }
+                refutation(messages)
+            }
             Verdict::Unknown(unknown) => {
                 let reason = reason_of(&unknown, self.options.timeout_ms);
                 match sizes {
@@ -240,7 +262,8 @@ impl<'c> GenPObligations<'c> {
                     .map(|((name, _), value)| format!("{name} = {value}"))
                     .collect::<Vec<_>>()
                     .join(", ");
-                return Some(Obligation::Refuted(messages.into_iter().map(|m| format!("{m} (sizes {sizes})")).collect()));
+                let Obligation::Refuted(message) = refutation(messages) else { return None };
+                return Some(Obligation::Refuted(format!("{message} (sizes {sizes})")));
             }
             // Next combination (last variable fastest); once the budget is spent every proof is unknown at once.
             let mut k = combination.len();
@@ -259,26 +282,40 @@ impl<'c> GenPObligations<'c> {
     }
 }
 
-/// B1 ∧ B2 at every point of the static domain `sizes`, in lexicographic order (the first violation is the
-/// lowest witness). `None` when the terms read anything but the point (a value from outside the gen_p), which
-/// cannot be enumerated.
-fn exhaustive_b<'c>(gen: &GenP, sizes: &[u64]) -> Option<Obligation<'c>> {
+/// What a scan of B1 ∧ B2 over the static domain found.
+enum Scan<'c> {
+    /// The first violation in lexicographic order (the lowest witness), as the published message.
+    Violated(Obligation<'c>),
+    /// Every point satisfies B1 ∧ B2.
+    Clean,
+    /// `max_points` points were checked without a violation, before the end of the domain.
+    Stopped,
+    /// The terms read something besides the point (a value from outside the gen_p): nothing to enumerate.
+    Unenumerable,
+}
+
+/// B1 ∧ B2 at the points of the static domain `sizes` in lexicographic order (x0 slowest), at most `max_points`
+/// of them; stops at the first violation, which is therefore the lowest witness.
+fn scan_b<'c>(gen: &GenP, sizes: &[u64], max_points: u64) -> Scan<'c> {
     let goal = gen
         .apply_x
         .ult(&gen.numel)
         .and(&Term::all(gen.inv_apply_x.iter().zip(&gen.xs).map(|(got, x)| got.eq(x))));
     let mut roots = vec![goal, Term::all(gen.facts.iter().cloned())];
     roots.extend(b_observed(gen));
-    let program = Program::new(&roots).ok()?;
+    let Ok(program) = Program::new(&roots) else { return Scan::Unenumerable };
     // Each program input is one of the point's coordinates.
-    let slots: Vec<usize> = program
+    let Some(slots) = program
         .variables()
         .iter()
         .map(|(name, _)| gen.x_names.iter().position(|x| x == name))
-        .collect::<Option<Vec<usize>>>()?;
+        .collect::<Option<Vec<usize>>>()
+    else {
+        return Scan::Unenumerable;
+    };
     let mut point = vec![0u64; sizes.len()];
     let mut inputs = vec![Value::Bits(0); slots.len()];
-    loop {
+    for _ in 0..max_points {
         for (input, &slot) in inputs.iter_mut().zip(&slots) {
             *input = Value::Bits(point[slot]);
         }
@@ -295,13 +332,13 @@ fn exhaustive_b<'c>(gen: &GenP, sizes: &[u64]) -> Option<Obligation<'c>> {
                     observed: evaluation.roots.get(2..).unwrap_or_default().to_vec(),
                     violation,
                 };
-                return Some(Obligation::Refuted(vec![message_b(gen, &counterexample)]));
+                return Scan::Violated(Obligation::Refuted(message_b(gen, &counterexample)));
             }
         }
         let mut k = point.len();
         loop {
             if k == 0 {
-                return Some(Obligation::Proved);
+                return Scan::Clean;
             }
             k -= 1;
             point[k] += 1;
@@ -311,16 +348,18 @@ fn exhaustive_b<'c>(gen: &GenP, sizes: &[u64]) -> Option<Obligation<'c>> {
             point[k] = 0;
         }
     }
+    Scan::Stopped
 }
 
 /// The gen_p's a layout's inverse runs through: every gen_p reachable from `layout` through the visible
-/// constructors (order_by / group_by objects, tile_by / expand_by inputs), each once, depth first.
-pub fn gen_ps_under<'c, 'a>(layout: MlirValue<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+/// constructors (order_by / group_by objects, tile_by / expand_by inputs), each once, depth first; `None` when a
+/// piece is not built by a visible lego layout op.
+pub fn gen_ps_under<'c, 'a>(layout: MlirValue<'c, 'a>) -> Option<Vec<OperationRef<'c, 'a>>> {
     let mut found = Vec::new();
     let mut seen = HashSet::new();
     let mut pending = vec![layout];
     while let Some(value) = pending.pop() {
-        let Some((owner, node)) = ops::defining_layout(value) else { continue };
+        let (owner, node) = ops::defining_layout(value)?;
         if !seen.insert(op_key(&owner)) {
             continue;
         }
@@ -336,7 +375,7 @@ pub fn gen_ps_under<'c, 'a>(layout: MlirValue<'c, 'a>) -> Vec<OperationRef<'c, '
         inputs.reverse();
         pending.extend(inputs);
     }
-    found
+    Some(found)
 }
 
 /// Whether every operand inside the gen_p's regions is defined inside them, and the gen_p takes no operand
@@ -375,6 +414,14 @@ fn reads_only_its_own_values(gen_p: OperationRef) -> bool {
 /// The printed form of a gen_p whose verdict depends on it alone (see [`reads_only_its_own_values`]).
 fn structural_key(gen_p: OperationRef) -> Option<String> {
     reads_only_its_own_values(gen_p).then(|| gen_p.to_string())
+}
+
+/// The first of a refutation's messages (`inv(apply(x)) ≠ x` first, when refuted).
+fn refutation<'c>(messages: Vec<String>) -> Obligation<'c> {
+    match messages.into_iter().next() {
+        Some(message) => Obligation::Refuted(message),
+        None => Obligation::Unknown { reason: "unknown: a refutation without a counterexample".into(), at: None },
+    }
 }
 
 /// Why a proof was undecided. A spent budget is the pass's own (it has no `timeout-ms` option to raise).
