@@ -431,3 +431,100 @@ fn reason_of(unknown: &Unknown, budget_ms: u64) -> String {
         _ => describe_unknown(unknown),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{GenPObligations, Obligation};
+    use lego_dialect::ops::{walk_ops, OpKind};
+
+    /// `f(a, b) = a·n + (b xor (a and (n - 1)))` over `[rows, n]` (n a power of two), with its inverse, or with
+    /// the inverse that forgets the XOR.
+    fn swizzle(name: &str, rows: u64, n: u64, correct: bool) -> String {
+        let fix = if correct {
+            format!("%m = arith.andi %a, %c{m} : index\n    %b = arith.xori %r, %m : index", m = n - 1)
+        } else {
+            "%b = arith.addi %r, %c0 : index".into()
+        };
+        format!(
+            "func.func @{name}() -> !lego.layout {{
+  %l = lego.gen_p [{rows}, {n}] apply (%a: index, %b: index) {{
+    %c{m} = arith.constant {m} : index
+    %c{n} = arith.constant {n} : index
+    %m = arith.andi %a, %c{m} : index
+    %x = arith.xori %b, %m : index
+    %r = arith.muli %a, %c{n} : index
+    %f = arith.addi %r, %x : index
+    lego.yield %f : index
+  }} inv (%y: index) {{
+    %c0 = arith.constant 0 : index
+    %c{m} = arith.constant {m} : index
+    %c{n} = arith.constant {n} : index
+    %a = arith.divui %y, %c{n} : index
+    %r = arith.remui %y, %c{n} : index
+    {fix}
+    lego.yield %a, %b : index, index
+  }} : !lego.layout
+  return %l : !lego.layout
+}}
+",
+            m = n - 1
+        )
+    }
+
+    fn decide_all(text: &str, budget_ms: u64, wait_ms: u64) -> (Vec<String>, usize) {
+        let context = lego_dialect::create_context().expect("the lego dialect registers");
+        let module = lego_dialect::source::parse(&context, "obligation.mlir", text).expect("parses");
+        let mut gen_ps = Vec::new();
+        walk_ops(module.as_operation(), &mut |op| {
+            if OpKind::of(&op) == Some(OpKind::GenP) {
+                gen_ps.push(op);
+            }
+        });
+        let mut checker = GenPObligations::new(budget_ms);
+        std::thread::sleep(std::time::Duration::from_millis(wait_ms));
+        let out = gen_ps
+            .into_iter()
+            .map(|op| match checker.of_gen_p(op).as_ref() {
+                Obligation::Proved => "proved".to_string(),
+                Obligation::NoInverse => "no inverse".to_string(),
+                Obligation::Refuted(message) => format!("refuted: {message}"),
+                Obligation::Unknown { reason, .. } => format!("unknown: {reason}"),
+            })
+            .collect();
+        lego_smt::join_background();
+        (out, checker.by_text.len())
+    }
+
+    #[test]
+    fn small_domains_are_enumerated_with_the_lowest_witness() {
+        // Spent budget: the enumeration does not need Z3. Row 0 is fine (b xor 0 = b); (1, 0) is the lowest
+        // witness: f(1, 0) = 8 + 1 = 9, inv(9) = (1, 1).
+        let text = swizzle("ok", 4, 8, true) + &swizzle("wrong", 4, 8, false);
+        let (verdicts, _) = decide_all(&text, 1, 5);
+        assert_eq!(verdicts[0], "proved");
+        assert_eq!(verdicts[1], "refuted: Layout is not bijective: inv(apply(x)) ≠ x\napply(1, 0) = 9 but inv(9) = (1, 1)");
+    }
+
+    #[test]
+    fn a_spent_budget_is_unknown_never_proved_or_refuted() {
+        // 256 · 128 points: beyond the enumeration, so Z3 decides, and its budget (1 ms) is already spent.
+        let text = swizzle("ok", 256, 128, true) + &swizzle("wrong", 256, 128, false);
+        let (verdicts, _) = decide_all(&text, 1, 5);
+        for verdict in &verdicts {
+            assert!(verdict.starts_with("unknown: unknown: Z3 did not decide it within the 1 ms"), "{verdict}");
+        }
+        // With the default budget: proved, and the lowest witness (1, 0): f(1, 0) = 128 + 1 = 129.
+        let (verdicts, _) = decide_all(&text, super::BUDGET_MS, 0);
+        assert_eq!(verdicts[0], "proved");
+        assert_eq!(verdicts[1], "refuted: Layout is not bijective: inv(apply(x)) ≠ x\napply(1, 0) = 129 but inv(129) = (1, 1)");
+    }
+
+    #[test]
+    fn identical_gen_ps_are_decided_once() {
+        let text = swizzle("a", 4, 8, true) + &swizzle("b", 4, 8, true) + &swizzle("c", 4, 8, false);
+        let (verdicts, distinct) = decide_all(&text, super::BUDGET_MS, 0);
+        assert_eq!(verdicts[..2], ["proved", "proved"]);
+        assert!(verdicts[2].starts_with("refuted"));
+        assert_eq!(distinct, 2, "one entry per printed form");
+    }
+}
