@@ -59,11 +59,18 @@ pub fn create_followed_by_canonicalize(followed: bool, verify_gen_p: bool) -> me
     crate::external::into_mlir_pass(Canonicalize { followed_by_canonicalize: followed, verify_gen_p, lego_ops_left: true }, &ID)
 }
 
-/// The option every `canonicalize` of lego-opt and `lego-canonicalize` take (and `lego-to-arith`, `lego-lower`).
+/// The option of the rewrites that rely on a gen_p's inverse: `lego-to-arith`, `lego-lower`, and (with
+/// [`VERIFY_GEN_P_CANONICALIZE`]'s text) `lego-canonicalize` and every `canonicalize` of lego-opt.
 pub const VERIFY_GEN_P: crate::registry::OptionSpec = crate::registry::OptionSpec {
     name: "verify-gen-p",
     default: "true",
-    description: "prove each gen_p's inv inverts its apply before a rewrite relies on it (refuted: error; undecided: warning, no rewrite); false trusts it, as the published tool does",
+    description: "prove each gen_p's inv inverts its apply before an apply_inverse is computed or folded through it (refuted: located error, exit 1; undecided: warning, no fold); false trusts inv, as the published tool does",
+};
+
+/// [`VERIFY_GEN_P`] as `lego-canonicalize` lists it.
+pub const VERIFY_GEN_P_CANONICALIZE: crate::registry::OptionSpec = crate::registry::OptionSpec {
+    description: "prove each gen_p's inv inverts its apply before folding apply∘apply_inverse / apply_inverse∘apply (refuted: located error, exit 1; undecided: warning, no fold); false trusts inv, as the published tool does; every canonicalize takes it too",
+    ..VERIFY_GEN_P
 };
 
 impl LegoPass for Canonicalize {

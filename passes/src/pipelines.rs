@@ -95,7 +95,7 @@ pub fn canonicalization_passes() -> Vec<PassInfo> {
     vec![PassInfo {
         name: "lego-canonicalize",
         description: "lego canonicalization: apply∘apply_inverse, apply_inverse∘apply, gen_p → reg_p, dead pure lego ops",
-        options: &[crate::canonicalize::VERIFY_GEN_P],
+        options: &[crate::canonicalize::VERIFY_GEN_P_CANONICALIZE],
         entry: Entry::Pass(|options| Ok(crate::canonicalize::create(options.bool("verify-gen-p")?))),
     }]
 }

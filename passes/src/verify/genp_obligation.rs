@@ -45,7 +45,7 @@ use std::{
 pub const EXHAUSTIVE_POINTS: u64 = 1 << 14;
 /// A refutation found by Z3 on a larger static domain is replaced by the lowest witness when one lies among
 /// the first this many points (a failing run only: a proof never scans).
-pub const WITNESS_SCAN_POINTS: u64 = 1 << 22;
+pub const WITNESS_SCAN_POINTS: u64 = 1 << 18;
 /// Z3 budget of one pass run for all its gen_p obligations, in milliseconds (`lego-verify-bijectivity`'s default).
 pub const BUDGET_MS: u64 = 10_000;
 /// The note at the `lego.apply_inverse` that a refuted inverse was met through (the same whichever pass met it).
