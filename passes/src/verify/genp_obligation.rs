@@ -32,7 +32,9 @@ use crate::{
 use lego_dialect::ops::{self, walk_ops, LayoutOp};
 use lego_smt::{Counterexample, Program, Term, Unknown, UnknownKind, Value, Violation};
 use melior::ir::{
-    block::{BlockArgument, BlockLike}, operation::{OperationLike, OperationResult}, Location, OperationRef, RegionLike,
+    block::{BlockArgument, BlockLike},
+    operation::{OperationLike, OperationPrintingFlags, OperationResult},
+    Location, OperationRef, RegionLike,
     Value as MlirValue,
 };
 use std::{
@@ -411,9 +413,14 @@ fn reads_only_its_own_values(gen_p: OperationRef) -> bool {
     })
 }
 
-/// The printed form of a gen_p whose verdict depends on it alone (see [`reads_only_its_own_values`]).
+/// The printed form of a gen_p whose verdict depends on it alone (see [`reads_only_its_own_values`]). Printed
+/// in its local scope: the default printer numbers the values of the whole module first, once per call.
 fn structural_key(gen_p: OperationRef) -> Option<String> {
-    reads_only_its_own_values(gen_p).then(|| gen_p.to_string())
+    if !reads_only_its_own_values(gen_p) {
+        return None;
+    }
+    let flags = OperationPrintingFlags::new().print_generic_operation_form().use_local_scope();
+    gen_p.to_string_with_flags(flags).ok()
 }
 
 /// The first of a refutation's messages (`inv(apply(x)) ≠ x` first, when refuted).
