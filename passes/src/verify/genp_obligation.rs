@@ -18,7 +18,7 @@
 //! witness), with Z3 otherwise (`lego-verify-bijectivity`'s proofs, A then B; for symbolic sizes, when the proof
 //! for all sizes is undecided, small sizes are searched for a refutation), within one time budget per pass run.
 //! Verdicts are memoized per gen_p op for the run, and — for a gen_p whose sizes are literals and whose regions
-//! read only their own values — per printed form, so identical gen_p's are decided once.
+//! read only their own values — per structural form, so identical gen_p's are decided once.
 //!
 //! Refuted → the published `Layout is not bijective: …` error with its counterexample, at the gen_p, and the
 //! pass fails; unknown → a warning at the gen_p, and no rewrite that relies on the inverse. The checker
@@ -32,10 +32,12 @@ use crate::{
 use lego_dialect::ops::{self, walk_ops, LayoutOp};
 use lego_smt::{Counterexample, Program, Term, Unknown, UnknownKind, Value, Violation};
 use melior::ir::{
+    attribute::AttributeLike,
     block::{BlockArgument, BlockLike},
-    operation::{OperationLike, OperationPrintingFlags, OperationResult},
+    r#type::TypeLike,
+    operation::{OperationLike, OperationResult},
     Location, OperationRef, RegionLike,
-    Value as MlirValue,
+    Value as MlirValue, ValueLike,
 };
 use std::{
     collections::{HashMap, HashSet},
@@ -100,7 +102,7 @@ pub enum LayoutInverse<'c, 'a> {
 pub struct GenPObligations<'c> {
     options: VerifyOptions,
     by_op: HashMap<usize, Rc<Obligation<'c>>>,
-    by_text: HashMap<String, Rc<Obligation<'c>>>,
+    by_text: HashMap<Vec<usize>, Rc<Obligation<'c>>>,
     reported: HashSet<usize>,
 }
 
@@ -402,8 +404,9 @@ fn reads_only_its_own_values(gen_p: OperationRef) -> bool {
             return op.operand_count() == 0;
         }
         op.operands().all(|value| {
-            if let Ok(result) = OperationResult::try_from(value) {
-                ops_inside.contains(&op_key(&result.owner()))
+            // The kind first: a failing melior `try_from` prints the value (the whole function) for its error.
+            if unsafe { mlir_sys::mlirValueIsAOpResult(value.to_raw()) } {
+                OperationResult::try_from(value).is_ok_and(|result| ops_inside.contains(&op_key(&result.owner())))
             } else if let Ok(argument) = BlockArgument::try_from(value) {
                 blocks_inside.contains(&(argument.owner().to_raw().ptr as usize))
             } else {
@@ -413,14 +416,54 @@ fn reads_only_its_own_values(gen_p: OperationRef) -> bool {
     })
 }
 
-/// The printed form of a gen_p whose verdict depends on it alone (see [`reads_only_its_own_values`]). Printed
-/// in its local scope: the default printer numbers the values of the whole module first, once per call.
-fn structural_key(gen_p: OperationRef) -> Option<String> {
+/// A structural form of a gen_p whose verdict depends on it alone (see [`reads_only_its_own_values`]): its ops in
+/// order, each as its name, its attributes, its operands (by local number) and its result and block argument
+/// types. Names, attributes and types are uniqued in the MLIR context, so their addresses stand for them and
+/// nothing is printed (printing an op or an attribute builds an `AsmState`, a large share of the cost here).
+fn structural_key(gen_p: OperationRef) -> Option<Vec<usize>> {
     if !reads_only_its_own_values(gen_p) {
         return None;
     }
-    let flags = OperationPrintingFlags::new().print_generic_operation_form().use_local_scope();
-    gen_p.to_string_with_flags(flags).ok()
+    const OP: usize = usize::MAX;
+    const OPERANDS: usize = usize::MAX - 1;
+    const BLOCK: usize = usize::MAX - 2;
+    const RESULTS: usize = usize::MAX - 3;
+    const OUTSIDE: usize = usize::MAX - 4;
+    let mut local: HashMap<usize, usize> = HashMap::new();
+    let mut key = Vec::new();
+    walk_ops(gen_p, &mut |op| {
+        key.push(OP);
+        key.push(op.name().to_raw().ptr as usize);
+        for (name, attribute) in op.attributes() {
+            key.push(name.to_raw().ptr as usize);
+            key.push(attribute.to_raw().ptr as usize);
+        }
+        key.push(OPERANDS);
+        for operand in op.operands() {
+            key.push(local.get(&(operand.to_raw().ptr as usize)).copied().unwrap_or(OUTSIDE));
+        }
+        for region in op.regions() {
+            let mut block = region.first_block();
+            while let Some(current) = block {
+                key.push(BLOCK);
+                for index in 0..current.argument_count() {
+                    if let Ok(argument) = current.argument(index) {
+                        let value: MlirValue = argument.into();
+                        local.insert(value.to_raw().ptr as usize, local.len());
+                        key.push(value.r#type().to_raw().ptr as usize);
+                    }
+                }
+                block = current.next_in_region();
+            }
+        }
+        key.push(RESULTS);
+        for result in op.results() {
+            let value: MlirValue = result.into();
+            local.insert(value.to_raw().ptr as usize, local.len());
+            key.push(value.r#type().to_raw().ptr as usize);
+        }
+    });
+    Some(key)
 }
 
 /// The first of a refutation's messages (`inv(apply(x)) ≠ x` first, when refuted).
