@@ -17,8 +17,9 @@
 //! proof obligation (docs/ops/gen_p.md). With `verify-gen-p` (the default) it is discharged first
 //! ([`crate::genp_obligation`]): refuted → the published `Layout is not bijective` error at the gen_p and the
 //! pass fails (as `lego-lower` does on the same program, so the answer does not depend on whether this pass ran
-//! first); undecided → a warning, and no fold. `verify-gen-p=false` trusts the inverse (the published tool's
-//! behaviour).
+//! first); undecided → a warning, and no fold; `L` not built by visible layout ops here (a function argument)
+//! → no fold, silently (its gen_p's are proved where lowering rebuilds the layout). `verify-gen-p=false` trusts
+//! the inverse (the published tool's behaviour).
 //!
 //! The published patterns 1–2 fire on any two ops with the same result count and 3 ignores `inv`; ours are the
 //! sound versions the contract asks for.
