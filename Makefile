@@ -1,20 +1,30 @@
 # lego-rs — the two commands of the README:
 #   make demo   install what is missing, build, run lego-opt on examples/
-#   make test   install what is missing, build, run every test (cargo test + the lit suite)
+#   make test   install what is missing, build, run every test (cargo test + the lit suite + pytest)
 # Both are safe to run again: packages are installed only when absent.
 
 LLVM_PREFIX  := /usr/lib/llvm-22
 APT_PACKAGES := llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libpolly-22-dev libclang-22-dev \
                 libz3-dev libzstd-dev libxml2-dev zlib1g-dev python3-psutil g++
+# The Python package (python/, docs/python.md) is tested in a venv: `python3 -m venv` needs Debian's ensurepip.
+APT_PACKAGES += python3-venv
 # lego-translate's tests compile and run each generated language (tools/lego-translate/tests/languages.rs).
 APT_PACKAGES += gfortran clang-22 glslang-tools nodejs
+# lego-to-wasm's test links the wasm32 object with wasm-ld (test/targets/wasm.mlir).
+APT_PACKAGES += lld-22
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CARGO        ?= cargo
 # lit, FileCheck, not and mlir-translate come from Debian's LLVM 22 packages.
 export PATH  := $(LLVM_PREFIX)/bin:$(PATH)
 
-.PHONY: all setup build demo test cargo-test lit examples docs bench gpu-ptx clean release-lego-opt fuzz fuzz-smoke
-.PHONY: compile-time
+.PHONY: all setup build demo test cargo-test lit examples docs bench gpu-ptx clean release release-lego-opt fuzz fuzz-smoke
+.PHONY: compile-time python-env python pytest python-demo
+
+# The venv of the Python package's tests and demo, created once and reused (git-ignored). PyTorch is not
+# installed yet: nothing in the package needs it so far (it is several GB; docs/python.md, "Not built yet").
+VENV        := .venv
+VENV_PYTHON := $(VENV)/bin/python
+PYTHON_TEST_PACKAGES := maturin pytest numpy sympy
 
 all: build
 
@@ -32,8 +42,17 @@ setup:
 	@command -v $(CARGO) >/dev/null || { echo "make setup: cargo not found; install Rust (rustup) first" >&2; exit 1; }
 	@command -v naga >/dev/null || { echo "make setup: installing naga-cli (WGSL validator for lego-translate's tests)"; $(CARGO) install naga-cli --locked --version 30.0.1; }
 
+# The debug workspace (tests, tools) and the release tools users run: lego-opt, lego-translate and the C API's
+# liblego_capi.so / .a (docs/embedding.md links target/release).
 build: setup
 	$(CARGO) build --workspace --locked
+	$(CARGO) build --release --locked $(RELEASE_PACKAGES)
+
+# One cargo invocation for every release package: cargo unifies features over the packages it is given, so
+# building them separately would compile the shared dependencies twice (CI time).
+RELEASE_PACKAGES := -p lego-opt -p lego-translate -p lego-capi
+release: setup
+	$(CARGO) build --release --locked $(RELEASE_PACKAGES)
 
 demo: build
 	@echo "== lego-opt examples/paper-fig2.mlir (custom syntax in, verified, printed back)"
@@ -42,17 +61,38 @@ demo: build
 	./target/debug/lego-opt examples/paper-fig2.mlir --mlir-print-op-generic
 	@echo "== lowered to index arithmetic (lego-lower)"
 	./target/debug/lego-opt examples/paper-fig2.mlir --lego-lower
+	@$(MAKE) --no-print-directory python-demo
+
+python-env: setup
+	@[ -x $(VENV_PYTHON) ] || python3 -m venv $(VENV)
+	@$(VENV_PYTHON) -c "import maturin, pytest, numpy, sympy" 2>/dev/null || \
+	  $(VENV_PYTHON) -m pip install --quiet $(PYTHON_TEST_PACKAGES)
+
+# `pip install ./python` into the venv: maturin builds the extension module (release profile, the workspace's
+# target/ directory, so the dependencies `make build` compiled for the release tools are reused) and installs the wheel.
+# No build isolation: maturin comes from the venv (its bin/ on PATH) instead of a fresh download on every run.
+python: python-env
+	PATH="$(abspath $(VENV))/bin:$$PATH" $(VENV_PYTHON) -m pip install --quiet --no-build-isolation --force-reinstall --no-deps ./python
+
+python-demo: python
+	@echo "== the Python package (python/examples/demo.py)"
+	$(VENV_PYTHON) python/examples/demo.py
+
+# The Python package's tests, against the installed package (python/tests; docs/python.md).
+pytest: python
+	$(VENV_PYTHON) -m pytest -q python/tests
 
 cargo-test: setup
 	$(CARGO) test --workspace --locked
 
 # lit runs against the release lego-opt (LEGO_PROFILE=release, lit.cfg.py), as users run it: undefined
-# behaviour the debug build hides crashes there. Other tools and libraries come from the debug build.
-lit: build examples release-lego-opt
+# behaviour the debug build hides crashes there. Other tools and libraries come from the debug build, except in
+# test/embedding/c-host.test, which links the release liblego_capi.so as docs/embedding.md tells users to.
+lit: build examples
 	LEGO_PROFILE=release lit -v --timeout 300 test/
 
-release-lego-opt: setup
-	$(CARGO) build --release -p lego-opt --locked
+# The release build (fuzzing, compile-time measurements): the same invocation as `release`, so no rebuild.
+release-lego-opt: release
 
 # lego-fuzz (bench/fuzz/README.md): mutated lit tests and generated extreme layouts through the release
 # lego-opt with random pass sets; reproducers of what it finds go to target/fuzz/.
@@ -76,16 +116,15 @@ docs: build
 # Compile time vs module size (issue 14): docs/compile-time.md and .png; gnuplot draws the plot (installed here,
 # not by `make setup`: the tests do not need it). Takes minutes; SIZES=1000,2000 for a quick look.
 SIZES ?= 1000,2000,5000,10000,20000
-compile-time:
+compile-time: release
 	@command -v gnuplot >/dev/null || $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends gnuplot-nox
-	$(CARGO) build --release --locked -p lego-opt
 	python3 bench/compile-time/run.py --sizes $(SIZES)
 
 # PTX of the GPU examples for bench/gpu/run.py, which runs on a GPU machine (bench/gpu/README.md).
 gpu-ptx: build
 	python3 bench/gpu/make_ptx.py
 
-test: cargo-test lit fuzz-smoke
+test: cargo-test lit fuzz-smoke pytest
 
 clean:
 	$(CARGO) clean

@@ -42,3 +42,9 @@ config.substitutions.append(("%mlir_lib", "/usr/lib/llvm-22/lib"))
 # SPIRV-Tools (spirv-dis) to disassemble lego-to-spirv's words (test/targets/spirv.mlir).
 if shutil.which("spirv-dis"):
     config.available_features.add("spirv-tools")
+# lego-to-wasm's run test (test/targets/wasm.mlir): wasm-ld (Debian's lld-22, installed by `make setup`) links
+# the object, node runs it.
+if os.access(os.path.join(llvm_bin, "wasm-ld"), os.X_OK) or shutil.which("wasm-ld"):
+    config.available_features.add("wasm-ld")
+if shutil.which("node"):
+    config.available_features.add("node")

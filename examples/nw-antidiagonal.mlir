@@ -7,7 +7,7 @@
 // after the other, with a barrier in between.
 //
 //   - shared buffer: `antidiag(33)`, the gen_p laying out a 33×33 matrix anti-diagonal after anti-diagonal
-//     (semantics.md: antidiag(4) = [0 1 3 6] [2 4 7 10] [5 8 11 13] [9 12 14 15]). The cells one step touches
+//     (docs/reference/semantics.md: antidiag(4) = [0 1 3 6] [2 4 7 10] [5 8 11 13] [9 12 14 15]). The cells one step touches
 //     — (t, d-t), (t, d-t+1), (t+1, d-t), (t+1, d-t+1) for t = 0..31 — lie on three anti-diagonals, each
 //     stored in consecutive words, so the warp's accesses are bank-conflict free (row-major storage would put
 //     thread t at 33·t + d: conflict-free only thanks to the odd pitch, and a power-of-two pitch would

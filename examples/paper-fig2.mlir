@@ -1,5 +1,5 @@
 // The LEGO paper's Fig. 2 layout: group_by [6, 4](order_by(reg_p perm [1, 0] dims [2, 2], rev(3, 2))).
-// shared/spec/semantics.md, worked example 1: apply(4, 1) = 6 and apply_inverse(6) = (4, 1).
+// docs/reference/semantics.md, worked example 1: apply(4, 1) = 6 and apply_inverse(6) = (4, 1).
 //
 //   lego-opt examples/paper-fig2.mlir                 # parse, verify, print back (custom syntax)
 //   lego-opt examples/paper-fig2.mlir --lego-lower    # exact index arithmetic

@@ -22,7 +22,7 @@ import sys
 
 
 def gen_p_rev(name, n1, n2, indent="  "):
-    """rev(n1, n2) of semantics.md: f(i, j) = (n1-1-i)*n2 + (n2-1-j), with its inverse."""
+    """rev(n1, n2) of docs/reference/semantics.md: f(i, j) = (n1-1-i)*n2 + (n2-1-j), with its inverse."""
     i = indent
     return [
         f"{i}%{name} = lego.gen_p [{n1}, {n2}] apply (%a: index, %b: index) {{",

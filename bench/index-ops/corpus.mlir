@@ -1,9 +1,9 @@
 // Corpus of bench/index-ops/run.sh: one function per case (// ----- separated). Each applies a layout to
 // plain function arguments: the in-range facts of the indices come from the layout itself (lego-lower's
-// lego-to-arith{assume-bounds=true} states them; semantics.md leaves out-of-range inputs unspecified). The
+// lego-to-arith{assume-bounds=true} states them; docs/reference/semantics.md leaves out-of-range inputs unspecified). The
 // symbolic cases but one add what a user knows about their sizes: between 1 and 2^15 (2^10 for the 3-d bricks).
 
-// spec: row [4, 8]
+// reference: row [4, 8]
 func.func @spec_row(%i: index, %j: index) -> index {
   %c4 = arith.constant 4 : index
   %c8 = arith.constant 8 : index
@@ -13,7 +13,7 @@ func.func @spec_row(%i: index, %j: index) -> index {
 }
 
 // -----
-// spec: col [4, 8]
+// reference: col [4, 8]
 func.func @spec_col(%i: index, %j: index) -> index {
   %c4 = arith.constant 4 : index
   %c8 = arith.constant 8 : index
@@ -23,7 +23,7 @@ func.func @spec_col(%i: index, %j: index) -> index {
 }
 
 // -----
-// spec example 3: tile_by (order_by(row [8, 12])) tile_dims [[2, 4], [4, 3]]
+// reference worked example 3: tile_by (order_by(row [8, 12])) tile_dims [[2, 4], [4, 3]]
 func.func @spec_tile(%a: index, %b: index, %i: index, %j: index) -> index {
   %c2 = arith.constant 2 : index
   %c3 = arith.constant 3 : index
@@ -36,7 +36,7 @@ func.func @spec_tile(%a: index, %b: index, %i: index, %j: index) -> index {
 }
 
 // -----
-// spec example 3, inverse
+// reference worked example 3, inverse
 func.func @spec_tile_inverse(%x: index) -> (index, index, index, index) {
   %c96 = arith.constant 96 : index
   %r = lego.row [8, 12] : !lego.layout
@@ -327,4 +327,52 @@ func.func @sym_lud(%a: index, %b: index, %c: index, %d: index, %rr: index, %t: i
   %l = lego.group_by [%rr, %rr, %t, %t](%o) : !lego.layout
   %f = lego.apply %l(%a, %b, %c, %d) : !lego.layout
   return %f : index
+}
+
+// -----
+// symbolic: Triton's grouped program-id order as a LEGO inverse (issue 25),
+// OrderBy(Col(max(npm / GM, 1), 1), Col(min(GM, npm), npn)).TileBy([npm, npn]) inverted at pid. The layout's
+// sizes are consistent (max(npm div GM, 1)·min(GM, npm) = npm, the symbolic-size contract): lego-lower states
+// it, and the remainder by max(npm div GM, 1) goes (pid div (min(GM, npm)·npn) is below it).
+func.func @sym_grouped_pid(%pid: index, %npm: index, %npn: index, %gm: index) -> (index, index) {
+  %c1 = arith.constant 1 : index
+  %lim = arith.constant 32768 : index
+  lego.assume_bounds %npm lb : %c1 ub : %lim
+  lego.assume_bounds %npn lb : %c1 ub : %lim
+  lego.assume_bounds %gm lb : %c1 ub : %lim
+  %q = arith.divui %npm, %gm : index
+  %rows = arith.maxui %q, %c1 : index
+  %width = arith.minui %gm, %npm : index
+  %a = lego.col [%rows, 1] : !lego.layout
+  %b = lego.col [%width, %npn] : !lego.layout
+  %o = lego.order_by(%a, %b) : !lego.layout
+  %l = lego.tile_by %o tile_dims [[%npm, %npn]] : !lego.layout
+  %i, %j = lego.apply_inverse %l(%pid) : !lego.layout -> index, index
+  return %i, %j : index, index
+}
+
+// -----
+// symbolic: the same arithmetic written out (what lego-to-arith prints for the layout above), with the same
+// facts but no layout tying the sizes: max(npm div GM, 1)·min(GM, npm) may be below npm (npm = 5, GM = 2),
+// so the remainder by max(npm div GM, 1) stays.
+func.func @sym_grouped_pid_untied(%pid: index, %npm: index, %npn: index, %gm: index) -> (index, index) {
+  %c1 = arith.constant 1 : index
+  %lim = arith.constant 32768 : index
+  lego.assume_bounds %npm lb : %c1 ub : %lim
+  lego.assume_bounds %npn lb : %c1 ub : %lim
+  lego.assume_bounds %gm lb : %c1 ub : %lim
+  %size = arith.muli %npm, %npn : index
+  lego.assume_bounds %pid ub : %size
+  %q = arith.divui %npm, %gm : index
+  %rows = arith.maxui %q, %c1 : index
+  %width = arith.minui %gm, %npm : index
+  %wn = arith.muli %width, %npn : index
+  %low = arith.remui %pid, %wn : index
+  %group = arith.divui %pid, %wn : index
+  %j = arith.divui %low, %width : index
+  %in = arith.remui %low, %width : index
+  %row = arith.remui %group, %rows : index
+  %scaled = arith.muli %row, %width : index
+  %i = arith.addi %in, %scaled : index
+  return %i, %j : index, index
 }

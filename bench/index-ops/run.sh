@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Index-arithmetic benchmark: lowers bench/index-ops/corpus.mlir (the spec's examples, the paper's Table I
+# Index-arithmetic benchmark: lowers bench/index-ops/corpus.mlir (the reference's worked examples, the paper's Table I
 # layouts with static and symbolic sizes) and prints, per case, the arith ops (constants not counted) and the
 # divisions/remainders among them, before and after `lego-lower`, plus the time `lego-lower` takes.
 #   before: lego-normalization, lego-to-arith, canonicalize, cse, then upstream affine-expand-index-ops

@@ -323,7 +323,7 @@ fn create_pass(name: &str, options: &str) -> MlirPass {
     }
 }
 
-/// One `legoCreate<Name>Pass` per pass of passes.md; `PASS_FUNCTIONS` lists them for the tests.
+/// One `legoCreate<Name>Pass` per pass of docs/reference/passes.md; `PASS_FUNCTIONS` lists them for the tests.
 macro_rules! pass_creators {
     ($($function:ident => $name:literal),* $(,)?) => {
         $(
@@ -432,7 +432,7 @@ fn build_pipeline(
     }
 }
 
-/// One `legoBuild<Name>Pipeline(passManager, options, errorCallback, userData)` per pipeline of passes.md;
+/// One `legoBuild<Name>Pipeline(passManager, options, errorCallback, userData)` per pipeline of docs/reference/passes.md;
 /// `PIPELINE_FUNCTIONS` lists them for the tests.
 macro_rules! pipeline_builders {
     ($($function:ident => $name:literal),* $(,)?) => {

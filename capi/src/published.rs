@@ -1,4 +1,4 @@
-//! The published LEGO dialect's C API (passes.md, "C API: the published entry points too"), as thin wrappers
+//! The published LEGO dialect's C API (docs/reference/c-api.md, "The published entry points"), as thin wrappers
 //! over ours, so hosts and Python bindings written against it link unchanged.
 //!
 //! - Dialect handles: `mlirGetDialectHandle__lego__` / `__math__` return an `MlirDialectHandle` whose hooks
@@ -113,7 +113,7 @@ extern "C" {
     fn legoInternalRegisterInMlirPassRegistry(name: MlirStringRef, description: MlirStringRef);
 }
 
-/// The lego passes and pipelines `legoRegisterCorePasses` registers (passes.md): every lego pass, and the
+/// The lego passes and pipelines `legoRegisterCorePasses` registers (docs/reference/c-api.md): every lego pass, and the
 /// pipelines lego-lower, lego-to-llvm, lego-to-spirv.
 const CORE_PIPELINES: &[&str] = &["lego-lower", "lego-to-llvm", "lego-to-spirv"];
 

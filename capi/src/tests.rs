@@ -50,7 +50,7 @@ fn header_declares_exactly_the_exported_functions() {
     assert!(HEADER.contains(&format!("#define LEGO_C_API_VERSION {API_VERSION}\n")));
 }
 
-/// Every pass and pipeline of passes.md has its C function, naming a registered entry of the right kind
+/// Every pass and pipeline of docs/reference/passes.md has its C function, naming a registered entry of the right kind
 /// (internal helpers such as `lego-require-gpu-code` are reachable through `legoCreatePass`).
 #[test]
 fn c_functions_name_registered_passes_and_pipelines() {
@@ -190,7 +190,7 @@ fn an_error_diagnostic_during_the_run_is_a_failure() {
     unsafe { mlir_sys::mlirModuleDestroy(module) };
 }
 
-/// The published C API (passes.md): every entry point is declared in Lego.h and defined here.
+/// The published C API (docs/reference/c-api.md): every entry point is declared in Lego.h and defined here.
 #[test]
 fn published_entry_points_are_declared_and_defined() {
     for name in [

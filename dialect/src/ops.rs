@@ -121,7 +121,7 @@ pub enum Dim<'c, 'a> {
 
 impl<'c, 'a> Dim<'c, 'a> {
     /// The size when it is known at compile time: a literal, or an SSA value defined by `arith.constant`
-    /// (the spec counts those as known, so `%c0` used as a dim is rejected like a literal `0`).
+    /// (docs/reference/verifier.md counts those as known, so `%c0` used as a dim is rejected like a literal `0`).
     pub fn known(&self) -> Option<i64> {
         match self {
             Dim::Static(value) => Some(*value),
@@ -137,6 +137,11 @@ pub fn constant_index_value(value: Value) -> Option<i64> {
         return None;
     }
     IntegerAttribute::try_from(owner.attribute("value").ok()?).ok().map(|attribute| attribute.value())
+}
+
+/// The sizes among `dims` known at compile time and ≥ 1 (a non-positive one is the positivity rule's error).
+pub fn known_sizes<'d>(dims: &'d [Dim]) -> impl Iterator<Item = u64> + 'd {
+    dims.iter().filter_map(|dim| dim.known().and_then(|size| u64::try_from(size).ok()).filter(|size| *size >= 1))
 }
 
 /// Product of the sizes when all are known (checked: `None` on overflow or any unknown size).
@@ -360,7 +365,7 @@ pub fn logical_dims<'c: 'a, 'a>(value: Value<'c, 'a>) -> Option<Vec<Dim<'c, 'a>>
                 pending.extend(objects.into_iter().rev().filter(|object| facts.facts(*object).rank != Some(0)));
             }
             LayoutOp::TileBy { levels, .. } => dims.extend(levels.into_iter().flatten()),
-            // semantics.md: apply(s⃗) = … apply(L, s⃗): the logical dims are those of the input layout.
+            // docs/reference/semantics.md: apply(s⃗) = … apply(L, s⃗): the logical dims are those of the input layout.
             LayoutOp::ExpandBy { inner, .. } => pending.push(inner),
         }
     }
@@ -376,16 +381,27 @@ pub struct LayoutFacts {
     pub rank: Option<usize>,
     /// `None` when a dim is unknown or the product overflows.
     pub volume: Option<i64>,
+    /// The product of the logical dims known at compile time (unknown and non-positive ones left out),
+    /// saturating at `u64::MAX`: a lower bound of the element count, since every size is ≥ 1. The verifier
+    /// compares it with the element-count bound (`lego_algebra::MAX_ELEMENTS`).
+    pub known_volume: u64,
     pub invertible: bool,
     /// The layout is defined in terms of itself (possible in a graph region), or built from one that is.
     pub cyclic: bool,
 }
 
 impl LayoutFacts {
-    const HIDDEN: LayoutFacts = LayoutFacts { rank: None, volume: None, invertible: true, cyclic: false };
+    const HIDDEN: LayoutFacts =
+        LayoutFacts { rank: None, volume: None, known_volume: 1, invertible: true, cyclic: false };
 
     fn of_dims(dims: &[Dim], invertible: bool) -> LayoutFacts {
-        LayoutFacts { rank: Some(dims.len()), volume: known_product(dims), invertible, cyclic: false }
+        LayoutFacts {
+            rank: Some(dims.len()),
+            volume: known_product(dims),
+            known_volume: known_sizes(dims).fold(1u64, u64::saturating_mul),
+            invertible,
+            cyclic: false,
+        }
     }
 }
 
@@ -445,11 +461,13 @@ impl LayoutFactsCache {
                     LayoutFacts::of_dims(&dims, invertible)
                 }
                 Some(LayoutOp::OrderBy { objects }) => {
-                    let mut facts = LayoutFacts { rank: Some(0), volume: Some(1), invertible: true, cyclic: false };
+                    let mut facts =
+                        LayoutFacts { rank: Some(0), volume: Some(1), known_volume: 1, invertible: true, cyclic: false };
                     for object in &objects {
                         let object = child_facts(self, object);
                         facts.rank = facts.rank.zip(object.rank).map(|(a, b)| a.saturating_add(b));
                         facts.volume = facts.volume.zip(object.volume).and_then(|(a, b)| a.checked_mul(b));
+                        facts.known_volume = facts.known_volume.saturating_mul(object.known_volume);
                         facts.invertible &= object.invertible;
                     }
                     if facts.rank.is_none() {
@@ -611,7 +629,7 @@ pub fn build_tile_by<'c>(
 }
 
 /// The discardable unit attribute on a `lego.assume_bounds` that `lego-to-arith{assume-bounds=true}` states
-/// for a layout's inputs: a consequence of semantics.md's contract (inputs outside the layout are
+/// for a layout's inputs: a consequence of docs/reference/semantics.md's contract (inputs outside the layout are
 /// unspecified), not user knowledge. Verifiers never take such a fact as a premise (it would make a bounds
 /// obligation hold vacuously), and `lego-lower` drops them once the simplifier has used them.
 pub const LAYOUT_CONTRACT_ATTR: &str = "lego.layout_contract";

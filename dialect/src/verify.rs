@@ -1,4 +1,4 @@
-//! The dialect's verifier: every rule of `shared/spec/dialect.md` that IRDL cannot express (IRDL already
+//! The dialect's verifier: every rule of `docs/reference/verifier.md` that IRDL cannot express (IRDL already
 //! checks operand/result types and counts). Runs after parsing and after every pass (`lego-opt` inserts it);
 //! each failure is an `error:` at the op, worded `'lego.<op>' op <reason>` like MLIR's own op verifiers.
 
@@ -68,7 +68,12 @@ fn verify_op(kind: OpKind, op: OperationRef, facts: &mut LayoutFactsCache) -> Ch
         }
         let layout = layout_op(op).map_err(|error: AccessError| error.to_string())?;
         return match layout {
-            Some(layout) => verify_layout(layout, facts),
+            Some(layout) => {
+                // The op's own rules first (a zero size is reported as such, not as a count).
+                let count = check_element_count(&layout, facts);
+                verify_layout(layout, facts)?;
+                count
+            }
             None => Ok(()),
         };
     }
@@ -129,6 +134,55 @@ fn check_positive(dims: &[Dim], what: &str) -> Check {
         }
     }
     Ok(())
+}
+
+/// The element-count bound (docs/sizes.md): a layout has at most `lego_algebra::MAX_ELEMENTS` =
+/// 2^63 − 1 elements, so that every index, stride and flat position fits in `index` read as signed or as
+/// unsigned. Counted exactly (a product that wraps modulo 2^64 never passes), and reported at the op that
+/// makes the count: an op with a size list by the product of its known sizes (a lower bound where some are
+/// symbolic, as sizes are ≥ 1), an `order_by` by the product of its parts' counts when each part fits
+/// (a part that does not is reported at the part).
+fn check_element_count(layout: &LayoutOp, facts: &mut LayoutFactsCache) -> Check {
+    use lego_algebra::{too_many_elements, ElementCount, MAX_ELEMENTS};
+    let of_sizes = |lists: &[&[Dim]]| {
+        let count = ElementCount::of(lists.iter().flat_map(|dims| crate::ops::known_sizes(dims)));
+        let unknown = lists.iter().flat_map(|dims| dims.iter()).any(|dim| dim.known().is_none());
+        (count, unknown)
+    };
+    let (count, at_least) = match layout {
+        LayoutOp::Row { dims }
+        | LayoutOp::Col { dims }
+        | LayoutOp::RegP { dims, .. }
+        | LayoutOp::GenP { dims, .. }
+        | LayoutOp::GroupBy { dims, .. } => of_sizes(&[dims]),
+        LayoutOp::TileBy { levels, .. } => {
+            let tiles: Vec<Dim> = levels.iter().flatten().copied().collect();
+            of_sizes(&[&tiles])
+        }
+        // Π n⃗ ≤ Π m⃗ holds only when the sizes are right; both lists are this op's own sizes.
+        LayoutOp::ExpandBy { dims, to_dims, .. } => {
+            let (real, real_unknown) = of_sizes(&[dims]);
+            let (expanded, expanded_unknown) = of_sizes(&[to_dims]);
+            if real.fits() {
+                (expanded, expanded_unknown)
+            } else {
+                (real, real_unknown)
+            }
+        }
+        LayoutOp::OrderBy { objects } => {
+            let parts: Vec<_> = objects.iter().map(|object| facts.facts(*object)).collect();
+            if parts.iter().any(|part| part.known_volume > MAX_ELEMENTS) {
+                return Ok(());
+            }
+            let count = ElementCount::of(parts.iter().map(|part| part.known_volume));
+            (count, parts.iter().any(|part| part.volume.is_none()))
+        }
+    };
+    if count.fits() {
+        Ok(())
+    } else {
+        Err(too_many_elements(&count, at_least))
+    }
 }
 
 fn verify_layout(layout: LayoutOp, facts: &mut LayoutFactsCache) -> Check {
@@ -219,7 +273,7 @@ fn verify_layout(layout: LayoutOp, facts: &mut LayoutFactsCache) -> Check {
     }
 }
 
-/// tile_by (dialect.md; d_o, q_o as in semantics.md). The input may be a function/block argument: its
+/// tile_by (docs/reference/verifier.md; d_o, q_o as in docs/reference/semantics.md). The input may be a function/block argument: its
 /// structure is unknown, so only the levels themselves are checked (lowering reports what it cannot see).
 fn verify_tile_by(inner: melior::ir::Value, levels: &[Vec<Dim>]) -> Check {
     let has_defining_op = melior::ir::operation::OperationResult::try_from(inner).is_ok();

@@ -1,5 +1,5 @@
 //! `lego-materialize-assume-bounds`: makes `lego.assume_bounds` / `lego.assume` facts visible to upstream
-//! integer-range analysis (`int-range-optimizations`), which knows nothing of lego ops (lowering-form.md §6).
+//! integer-range analysis (`int-range-optimizations`), which knows nothing of lego ops (docs/reference/lowering.md §6).
 //!
 //! **Default (the published form).** For each `lego.assume_bounds %x … ub : %d`, and each
 //! `lego.assume (arith.cmpi slt|ult, %x, %d)`, whose `%x` is a *block argument*, it inserts

@@ -1,4 +1,4 @@
-//! `lego-canonicalize` (dialect.md, Canonicalization): the lego dialect's canonicalization patterns, which
+//! `lego-canonicalize` (docs/reference/passes.md, lego-canonicalize): the lego dialect's canonicalization patterns, which
 //! upstream `canonicalize` cannot run (IRDL ops have no C++ canonicalizers or traits). `lego-opt` runs this pass
 //! wherever a pipeline names `canonicalize` (see [`crate::registry`]); embedders add it by name.
 //!
@@ -22,7 +22,7 @@
 //! the inverse (the published tool's behaviour).
 //!
 //! The published patterns 1–2 fire on any two ops with the same result count and 3 ignores `inv`; ours are the
-//! sound versions the contract asks for.
+//! sound versions docs/reference/passes.md asks for.
 
 use crate::{
     external::{LegoPass, PassFailure, PassId},
@@ -85,7 +85,7 @@ impl LegoPass for Canonicalize {
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
         canonicalize(op, self.verify_gen_p)?;
-        // lowering-form.md §0: the greedy driver's clean-up (folding, constants uniqued/hoisted, dead ops).
+        // docs/reference/lowering.md §0: the greedy driver's clean-up (folding, constants uniqued/hoisted, dead ops).
         let outcome = if self.followed_by_canonicalize {
             crate::cleanup::cleanup_before_canonicalize(op.to_raw())
         } else {
@@ -100,7 +100,7 @@ impl LegoPass for Canonicalize {
     }
 }
 
-/// Whether `kind` is pure (dialect.md: every lego op except check, assume*, assert*, load, store).
+/// Whether `kind` is pure (docs/reference/lowering.md §0: every lego op except check, assume*, assert*, load, store).
 pub fn is_pure(kind: OpKind) -> bool {
     !matches!(
         kind,

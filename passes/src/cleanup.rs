@@ -1,7 +1,7 @@
-//! The clean-up every lego rewrite pass ends with (lowering-form.md §0): what MLIR's greedy driver does after
+//! The clean-up every lego rewrite pass ends with (docs/reference/lowering.md §0): what MLIR's greedy driver does after
 //! a pattern set — fold every op that has a folder, unique constants per function and hoist them to the top of
 //! its entry block (in the folder's order), erase trivially dead ops — plus erasing unused *pure lego ops*,
-//! which the driver cannot see as dead (IRDL ops carry no `Pure` trait; dialect.md, Canonicalization).
+//! which the driver cannot see as dead (IRDL ops carry no `Pure` trait; docs/reference/lowering.md §0).
 //!
 //! [`greedy_cleanup`] is the one entry point: `lego-normalization`, `lego-to-arith`,
 //! `lego-arith-simplification`, `lego-strength-reduction`, `lego-materialize-assume-bounds` and
@@ -15,7 +15,7 @@
 use crate::simplify::ir;
 use mlir_sys::MlirOperation;
 
-/// Lego ops with side effects or obligations (dialect.md: every other lego op is pure).
+/// Lego ops with side effects or obligations (docs/reference/lowering.md §0: every other lego op is pure).
 fn is_effectful_lego_op(name: &str) -> bool {
     matches!(name, "lego.check" | "lego.assume" | "lego.assume_bounds" | "lego.load" | "lego.store")
         || name.starts_with("lego.assert")

@@ -18,7 +18,7 @@ pub enum Severity {
 
 /// Whether an error diagnostic with this message fails the run that reported it (lego-opt's exit status, the C
 /// API's `legoRunPipeline`). Every error does — some upstream passes report one and still succeed — except the
-/// published legacy consistency passes' verdict, which they print without failing (passes.md).
+/// published legacy consistency passes' verdict, which they print without failing (docs/reference/passes.md).
 pub fn error_fails_the_run(message: &str) -> bool {
     message != crate::verify_bijectivity::INCONSISTENT_GEN_P
 }

@@ -227,7 +227,7 @@ fn lego_lower_matches_the_reference_algebra() {
     assert!(checked >= requested_cases());
 }
 
-/// Multi-block `tile_by` (semantics.md: d = rank of the first block, q_o blocks, q_t levels, the identity
+/// Multi-block `tile_by` (docs/reference/semantics.md: d = rank of the first block, q_o blocks, q_t levels, the identity
 /// shortcut) through each lowering path, static and symbolic sizes. Through `lego-normalization, lego-to-arith`
 /// the normal form `group_by [t](O, OB_mid, OB_fin)` is what runs, through `lego-to-arith` and `lego-lower` the
 /// direct form: both agree pointwise with the algebra's direct apply/inverse, hence with each other.
@@ -254,7 +254,7 @@ fn multi_block_tile_by_matches_the_reference_algebra() {
     }
 }
 
-/// Morton-shaped inputs (lowering-form.md §5): `apply(row [2, …, 2], bits)` where the indices are single
+/// Morton-shaped inputs (docs/reference/lowering.md §5): `apply(row [2, …, 2], bits)` where the indices are single
 /// bits of S sources (S = 2 or 3), level by level, extracted as `andi(shrui(x, b), 1)` or
 /// `remui(divui(x, 2^b), 2)`. Lowered, the flat index is an `addi` tree of `shli(bit, S·level + offset)` —
 /// exactly a bit spread of stride S — which `lego-strength-reduction` turns into shifts, masks and `ori`.

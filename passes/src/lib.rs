@@ -5,6 +5,7 @@
 
 pub mod canonicalize;
 pub mod cleanup;
+pub mod constant_inputs;
 pub mod diagnostics;
 pub mod external;
 pub mod lowering;

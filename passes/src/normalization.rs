@@ -1,9 +1,9 @@
-//! `lego-normalization` (lowering-form.md §1): rewrites exactly these, nothing else (`order_by` / `group_by`
+//! `lego-normalization` (docs/reference/lowering.md §1): rewrites exactly these, nothing else (`order_by` / `group_by`
 //! stay as written):
 //!
 //! - `row [n⃗]` → `reg_p perm [0, …, d-1] dims [n⃗]`; `col [n⃗]` → `reg_p perm [d-1, …, 0] dims [n⃗]` (same dim
 //!   values);
-//! - `tile_by O tile_dims [t⃗]`: the identity shortcut of semantics.md (as many levels as blocks, every tile dim
+//! - `tile_by O tile_dims [t⃗]`: the identity shortcut of docs/reference/semantics.md (as many levels as blocks, every tile dim
 //!   the same value as the block dim) → `O`; otherwise the normal form `group_by [t⃗](O, OB_mid, OB_fin)` with
 //!   `OB_mid = order_by(reg_p perm σ_o⁻¹ dims σ_o(dims O))` (emitted even when it is the identity) and
 //!   `OB_fin = order_by(reg_p perm σ_t dims t⃗)`, `σ_o = Σ(d_o, q_o)`, `σ_t = Σ(d_t, q_t)`,
@@ -16,7 +16,7 @@
 //!
 //! Option `fold` (ours, default false) is the form `lego-lower` starts from: `row`/`col` → `reg_p`, nested
 //! `order_by`s flattened, identity `group_by` objects dropped and nested `group_by`s spliced (each fold holds for
-//! every in-range input), while `tile_by` is left for `lego-to-arith`'s direct form (lowering-form.md §3) and
+//! every in-range input), while `tile_by` is left for `lego-to-arith`'s direct form (docs/reference/lowering.md §3) and
 //! `assume_bounds` for the simplifier, which consumes them.
 
 use crate::{
@@ -63,7 +63,7 @@ impl LegoPass for Normalization {
     }
 
     fn description(&self) -> &'static str {
-        "row/col → reg_p, tile_by → its normal form, assume_bounds → cmpi + lego.assume (lowering-form.md §1)"
+        "row/col → reg_p, tile_by → its normal form, assume_bounds → cmpi + lego.assume (docs/reference/lowering.md §1)"
     }
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
@@ -75,7 +75,7 @@ impl LegoPass for Normalization {
     }
 }
 
-/// Normalizes every layout under `root` into the published form (lowering-form.md §1).
+/// Normalizes every layout under `root` into the published form (docs/reference/lowering.md §1).
 pub fn normalize(root: OperationRef) -> Result<(), PassFailure> {
     let handle = crate::mlir_context::ContextHandle::of(&root);
     let context = handle.get();
@@ -108,7 +108,7 @@ pub fn normalize(root: OperationRef) -> Result<(), PassFailure> {
         }
     }
     erase_dead_layout_ops(root, &HashSet::new());
-    // lowering-form.md §0: the greedy driver's clean-up (folding, constants, dead pure lego ops).
+    // docs/reference/lowering.md §0: the greedy driver's clean-up (folding, constants, dead pure lego ops).
     crate::cleanup::greedy_cleanup(root.to_raw());
     Ok(())
 }
@@ -173,7 +173,7 @@ fn rewrite_published<'c, 'a>(
     })
 }
 
-/// tile_by → its input (identity shortcut) or `group_by [t⃗](O, OB_mid, OB_fin)` (semantics.md, normal form).
+/// tile_by → its input (identity shortcut) or `group_by [t⃗](O, OB_mid, OB_fin)` (docs/reference/semantics.md, normal form).
 fn normal_form<'c, 'a>(
     b: &Builder<'_, 'c, 'a>,
     inner: Value<'c, 'a>,
@@ -262,7 +262,7 @@ pub fn normalize_folding(root: OperationRef) -> Result<(), PassFailure> {
         }
         if !changed {
             erase_dead_layout_ops(root, &keep);
-            // lowering-form.md §0: the greedy driver's clean-up (folding, constants, dead pure lego ops).
+            // docs/reference/lowering.md §0: the greedy driver's clean-up (folding, constants, dead pure lego ops).
             crate::cleanup::greedy_cleanup(root.to_raw());
             return Ok(());
         }
@@ -300,7 +300,7 @@ fn rewrite<'c, 'a>(context: &'c Context, op: OperationRef<'c, 'a>) -> Result<Opt
             let simplified = simplify_objects(&objects);
             group_by(&b, &dims, &simplified, simplified != objects)
         }
-        // Lowered directly by lego-to-arith (lowering-form.md §3).
+        // Lowered directly by lego-to-arith (docs/reference/lowering.md §3).
         LayoutOp::TileBy { .. } => None,
         LayoutOp::ExpandBy { inner, dims, to_dims } => {
             let identity = dims.len() == to_dims.len() && dims.iter().zip(&to_dims).all(|(n, m)| same_dim(n, m));

@@ -1,4 +1,4 @@
-//! Pipelines and the pass table (registered names of passes.md).
+//! Pipelines and the pass table (registered names of docs/reference/passes.md).
 //!
 //! A pipeline expands to pipeline text, so it can mix lego and upstream passes and nest freely.
 
@@ -64,7 +64,7 @@ pub fn lowering_passes() -> Vec<PassInfo> {
     vec![
         PassInfo {
             name: "lego-normalization",
-            description: "row/col → reg_p, tile_by → its normal form, assume_bounds → cmpi + lego.assume (lowering-form.md §1)",
+            description: "row/col → reg_p, tile_by → its normal form, assume_bounds → cmpi + lego.assume (docs/reference/lowering.md §1)",
             options: &[OptionSpec {
                 name: "fold",
                 default: "false",
@@ -90,7 +90,7 @@ pub fn lowering_passes() -> Vec<PassInfo> {
     ]
 }
 
-/// The lego canonicalization patterns (dialect.md, Canonicalization); `canonicalize` in lego-opt runs them too.
+/// The lego canonicalization patterns (docs/reference/passes.md, lego-canonicalize); `canonicalize` in lego-opt runs them too.
 pub fn canonicalization_passes() -> Vec<PassInfo> {
     vec![PassInfo {
         name: "lego-canonicalize",
@@ -110,7 +110,7 @@ pub fn arithmetic_passes() -> Vec<PassInfo> {
                 OptionSpec {
                     name: "assume-no-wrap",
                     default: "true",
-                    description: "index arithmetic does not wrap (semantics.md); false proves every side condition under 64-bit wrap-around",
+                    description: "index arithmetic does not wrap (docs/reference/semantics.md); false proves every side condition under 64-bit wrap-around",
                 },
                 OptionSpec {
                     name: "verify-rewrites",
@@ -163,18 +163,18 @@ pub fn arithmetic_passes() -> Vec<PassInfo> {
     ]
 }
 
-/// The name of the lowering pipeline (passes.md).
+/// The name of the lowering pipeline (docs/reference/passes.md).
 pub const LEGO_LOWER: &str = "lego-lower";
 
 /// Whether a pass built with `options` is `lego-lower`'s own `lego-materialize-assume-bounds`: the next element
-/// of the pipeline (`canonicalize`) runs the §0 clean-up, so it leaves it out (lowering-form.md §0 asks it of
+/// of the pipeline (`canonicalize`) runs the §0 clean-up, so it leaves it out (docs/reference/lowering.md §0 asks it of
 /// each pass run alone; the pipeline's output is the same). Not the strength reduction: with its clean-up left to
 /// the end, constants are hoisted in another order.
 pub fn cleanup_deferred(options: &Options) -> bool {
     options.enclosing_pipeline() == Some(LEGO_LOWER)
 }
 
-/// The pipelines of passes.md.
+/// The pipelines of docs/reference/passes.md.
 pub fn pipelines() -> Vec<PassInfo> {
     vec![PassInfo {
         name: LEGO_LOWER,
@@ -186,7 +186,7 @@ pub fn pipelines() -> Vec<PassInfo> {
 
 fn lego_lower(options: &Options) -> Result<String, RegistryError> {
     // to-arith states the layouts' input ranges for the simplifier; those facts and the user's own
-    // (lowering-form.md §3: lego-lower consumes them) are erased before the last clean-up (which then removes
+    // (docs/reference/lowering.md §3: lego-lower consumes them) are erased before the last clean-up (which then removes
     // the sizes only they used), so the output holds no lego op. Normalization runs in its fold form: tile_by
     // is lowered directly by lego-to-arith (§3), not through the normal form. verify-gen-p goes to every
     // element that could rely on a gen_p's inverse (the default expansion is unchanged).

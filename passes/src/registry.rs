@@ -226,7 +226,7 @@ impl Builder<'_> {
     fn add_pass(&mut self, manager: OperationPassManager, element: &PassElement) -> Result<(), RegistryError> {
         let Some(info) = self.registry.lookup(&element.name) else {
             if element.name == "canonicalize" {
-                // Upstream canonicalize knows nothing of IRDL ops: the lego patterns run with it (dialect.md).
+                // Upstream canonicalize knows nothing of IRDL ops: the lego patterns run with it (docs/reference/passes.md, lego-canonicalize).
                 // Inside lego-lower, upstream canonicalize (the next pass) does the greedy driver's part of the
                 // clean-up. The lego patterns' own option is taken out before MLIR sees the element.
                 let in_lego_lower = self.expanding.last() == Some(&crate::pipelines::LEGO_LOWER);

@@ -1,4 +1,4 @@
-//! `lego-strength-reduction` (lowering-form.md §5): multiplications, divisions and remainders by a power of two
+//! `lego-strength-reduction` (docs/reference/lowering.md §5): multiplications, divisions and remainders by a power of two
 //! become shifts and masks, and Morton bit-spread sums become the classic spread sequence.
 //!
 //! - `muli(x, 2^k)` (constant on either side) → `shli x, k`; `divui(x, 2^k)` → `shrui x, k`; `remui(x, 2^k)` →
@@ -189,7 +189,7 @@ impl Emitter {
     }
 }
 
-/// Values provably ≥ 0 when read as signed (lowering-form.md §5): non-negative constants, block arguments of
+/// Values provably ≥ 0 when read as signed (docs/reference/lowering.md §5): non-negative constants, block arguments of
 /// lego regions, `scf.for` induction variables with a non-negative lower bound, results of
 /// `divui`/`remui`/`shrui`, `andi` with a non-negative side, `addi`/`muli`/`shli` of non-negative operands.
 /// Memoized; the structural recursion is bounded, so a deep chain costs linear time and no deep stack.
@@ -255,7 +255,7 @@ impl NonNegative {
     }
 }
 
-/// Morton bit-spread recognition (lowering-form.md §5).
+/// Morton bit-spread recognition (docs/reference/lowering.md §5).
 mod morton {
     use super::{replace_and_erase, Emitter, NonNegative};
     use crate::{external::PassFailure, simplify::ir};

@@ -1,4 +1,5 @@
-//! Target pipelines of passes.md: `lego-to-llvm` (CPU) and `lego-to-{nvvm,rocdl,spirv,xevm,llvmspirv}` (GPU).
+//! Target pipelines of docs/reference/passes.md: `lego-to-llvm` (CPU), `lego-to-wasm` (the CPU path, then LLVM's WebAssembly
+//! backend: [`wasm`]) and `lego-to-{nvvm,rocdl,spirv,xevm,llvmspirv}` (GPU).
 //!
 //! Every GPU pipeline has the same three phases, built by [`gpu_pipeline`]:
 //! 1. **lower + outline** (shared): `lego-require-gpu-code`, `lego-lower`,
@@ -30,6 +31,7 @@
 //! ROCm's `ld.lld`) should be reported as such, not as a failure deep in `gpu-module-to-binary`.
 
 mod gpu_passes;
+mod wasm;
 
 use crate::registry::{Entry, OptionSpec, Options, PassInfo, RegistryError};
 use std::path::{Path, PathBuf};
@@ -74,6 +76,7 @@ pub fn target_pipelines() -> Vec<PassInfo> {
             entry: Entry::Pipeline(lego_to_llvmspirv),
         },
     ];
+    entries.extend(wasm::passes());
     entries.extend(gpu_passes::passes());
     entries
 }
@@ -102,17 +105,23 @@ fn llvm_host_and_binary(binary_options: &str) -> String {
 // ---------------------------------------------------------------------------------------------------------
 // lego-to-llvm (CPU).
 
-fn lego_to_llvm(_: &Options) -> Result<String, RegistryError> {
-    // Phase 1 is `lego-lower` alone (nothing to outline; GPU code is rejected with a clear message); phase 2
-    // is the usual upstream CPU path (mlir-opt's test-lower-to-llvm, minus linalg); there is no binary phase:
-    // the result is LLVM dialect.
-    Ok("lego-reject-gpu-code{pipeline=lego-to-llvm}, lego-lower, lego-materialize-assume-bounds{cleanup=true}, \
-        convert-vector-to-scf, lower-affine, \
-        convert-scf-to-cf, canonicalize, cse, \
-        convert-vector-to-llvm, convert-math-to-llvm, expand-strided-metadata, lower-affine, \
-        finalize-memref-to-llvm, convert-func-to-llvm, convert-arith-to-llvm, convert-index-to-llvm, \
-        convert-cf-to-llvm, convert-ub-to-llvm, reconcile-unrealized-casts"
-        .into())
+fn lego_to_llvm(options: &Options) -> Result<String, RegistryError> {
+    Ok(cpu_to_llvm(options.pass_name()))
+}
+
+/// The CPU path, shared by `lego-to-llvm` and `lego-to-wasm` (`pipeline`: the name for the GPU-code message).
+/// Phase 1 is `lego-lower` alone (nothing to outline; GPU code is rejected with a clear message); phase 2
+/// is the usual upstream CPU path (mlir-opt's test-lower-to-llvm, minus linalg); there is no binary phase:
+/// the result is LLVM dialect.
+fn cpu_to_llvm(pipeline: &str) -> String {
+    format!(
+        "lego-reject-gpu-code{{pipeline={pipeline}}}, lego-lower, lego-materialize-assume-bounds{{cleanup=true}}, \
+         convert-vector-to-scf, lower-affine, \
+         convert-scf-to-cf, canonicalize, cse, \
+         convert-vector-to-llvm, convert-math-to-llvm, expand-strided-metadata, lower-affine, \
+         finalize-memref-to-llvm, convert-func-to-llvm, convert-arith-to-llvm, convert-index-to-llvm, \
+         convert-cf-to-llvm, convert-ub-to-llvm, reconcile-unrealized-casts"
+    )
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -584,11 +593,11 @@ mod tests {
 
     #[test]
     fn every_pipeline_starts_with_lego_lower() {
-        for name in ["lego-to-llvm", "lego-to-nvvm", "lego-to-rocdl", "lego-to-spirv", "lego-to-xevm", "lego-to-llvmspirv"] {
+        for name in ["lego-to-llvm", "lego-to-wasm", "lego-to-nvvm", "lego-to-rocdl", "lego-to-spirv", "lego-to-xevm", "lego-to-llvmspirv"] {
             let options = if matches!(name, "lego-to-nvvm" | "lego-to-rocdl") { "format=assembly" } else { "" };
             let text = expand(name, options).expect(name);
             // First the GPU-code check (require or reject), then lego-lower.
-            let check = if name == "lego-to-llvm" { "lego-reject-gpu-code" } else { "lego-require-gpu-code" };
+            let check = if matches!(name, "lego-to-llvm" | "lego-to-wasm") { "lego-reject-gpu-code" } else { "lego-require-gpu-code" };
             // (lego-to-spirv for Vulkan also gives the check the kernels' 32-bit index width.)
             let extra = if name == "lego-to-spirv" { " kernel-index-bitwidth=32" } else { "" };
             let expected = format!("{check}{{pipeline={name}{extra}}}, lego-lower,");

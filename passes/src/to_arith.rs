@@ -1,6 +1,6 @@
 //! `lego-to-arith`: lowers `apply` / `apply_inverse` / `load` / `store` (and with them `cast_view` and every
 //! layout constructor, gen_p bodies inlined) to plain unsigned `arith` (+ `memref`, and whatever ops gen_p
-//! bodies contain), exactly per semantics.md, in the published op form of lowering-form.md §2. Afterwards no `lego.` op remains except `check` / `assume*` / `assert*` and the layouts
+//! bodies contain), exactly per docs/reference/semantics.md, in the published op form of docs/reference/lowering.md §2. Afterwards no `lego.` op remains except `check` / `assume*` / `assert*` and the layouts
 //! those asserts refer to.
 //!
 //! Steps: (1) functions taking `!lego.view` / `!lego.layout` arguments are rewritten to take the memref and
@@ -11,9 +11,11 @@
 //!
 //! **`assume-bounds=true`** also states the layout's contract on every input as `lego.assume_bounds` (marked
 //! `lego.layout_contract`): each index of `apply`/`load`/`store` below its logical dim, the flat input of
-//! `apply_inverse` below the layout's size. Out-of-range inputs are unspecified (semantics.md), so this adds
-//! no behaviour; it keeps, past lowering, the fact that a layout's dims bound the indices fed to it, which
-//! `lego-arith-simplification` needs (the outermost index of a linearization has no bound of its own).
+//! `apply_inverse` below the layout's size, and for the `apply_inverse` of a `tile_by` with symbolic sizes
+//! the size-consistency equations `Π_l t_{l,k} = Π_h o_{h,k}` (as a pair of `lb` facts). Out-of-range
+//! inputs are unspecified (docs/reference/semantics.md), so this adds no behaviour; it keeps, past lowering, the fact that
+//! a layout's dims bound the indices fed to it, which `lego-arith-simplification` needs (the outermost index
+//! of a linearization has no bound of its own).
 //! `lego-lower` turns it on and drops the facts again at its end.
 //!
 //! **`verify-gen-p=true`** (the default): `apply_inverse` is computed through the `inv` regions of the gen_p's
@@ -25,7 +27,7 @@
 //!
 //! Symbolic sizes are trusted: sizes that disagree at run time (a tile_by whose levels do not multiply to
 //! the inner dims, a memref smaller than the layout, out-of-range indices) give unspecified results, as in
-//! semantics.md, unless bounds checks are requested (`lego-generate-bounds-checks`).
+//! docs/reference/semantics.md, unless bounds checks are requested (`lego-generate-bounds-checks`).
 
 use crate::{
     external::{LegoPass, PassFailure, PassId},
@@ -83,6 +85,10 @@ pub fn lower(root: OperationRef, assume_bounds: bool, verify_gen_p: bool) -> Res
         return Err(PassFailure("views or layouts could not be threaded through calls".into()));
     }
     let mut obligations = verify_gen_p.then(|| GenPObligations::new(genp_obligation::BUDGET_MS));
+    // Constant inputs outside the layout's domain (crate::constant_inputs): reported once per op and message.
+    let feeding_checks = crate::constant_inputs::uses_feeding_checks(root);
+    let under_bounds_checks = crate::constant_inputs::uses_under_bounds_checks(root);
+    let mut reported = std::collections::HashSet::new();
     let mut failed = false;
     for round in 0.. {
         let mut pending = Vec::new();
@@ -126,6 +132,27 @@ pub fn lower(root: OperationRef, assume_bounds: bool, verify_gen_p: bool) -> Res
             }
         }
         for (op, kind) in pending {
+            let mut facts = lego_dialect::ops::LayoutFactsCache::default();
+            if let Some(reason) = crate::constant_inputs::constant_input_outside(op, &mut facts) {
+                let key = crate::constant_inputs::key(op);
+                let message = format!("'{}' op {reason}", kind.name());
+                let why = if feeding_checks.contains(&key) {
+                    Some(crate::constant_inputs::FEEDS_CHECK)
+                } else if under_bounds_checks.contains(&key) {
+                    Some(crate::constant_inputs::UNDER_BOUNDS_CHECKS)
+                } else {
+                    None
+                };
+                if let Some(why) = why {
+                    crate::diagnostics::error(op.location(), &format!("{message}{why}"));
+                    failed = true;
+                    continue;
+                }
+                let message = format!("{message}{}", crate::constant_inputs::UNSPECIFIED);
+                if reported.insert((op.location().to_string(), message.clone())) {
+                    crate::diagnostics::warning(op.location(), &message);
+                }
+            }
             if let Err(error) = lower_use(context, op, kind, assume_bounds) {
                 error.emit();
                 failed = true;
@@ -135,7 +162,7 @@ pub fn lower(root: OperationRef, assume_bounds: bool, verify_gen_p: bool) -> Res
             return Err(PassFailure("some lego ops could not be lowered".into()));
         }
     }
-    // lowering-form.md §0: folding, constants uniqued and hoisted per function, dead ops (layouts and
+    // docs/reference/lowering.md §0: folding, constants uniqued and hoisted per function, dead ops (layouts and
     // cast_views included) erased.
     crate::cleanup::greedy_cleanup(root.to_raw());
     if !cleanup::report_leftovers(root) {

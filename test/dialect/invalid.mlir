@@ -1,4 +1,4 @@
-// Every verifier rule of shared/spec/dialect.md, with the spec's wording.
+// Every verifier rule of docs/reference/verifier.md, with its wording.
 // RUN: lego-opt %s --split-input-file --verify-diagnostics
 
 func.func @reg_p_rank() {

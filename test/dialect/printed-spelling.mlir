@@ -1,4 +1,4 @@
-// The published printed spelling (dialect.md): no space between an op name or keyword and a following `[`,
+// The published printed spelling (docs/reference/syntax.md): no space between an op name or keyword and a following `[`,
 // one space before `(` after `]` — `lego.row[`, `lego.col[`, `dims[`, `lego.group_by[…] (`, `lego.gen_p[`;
 // `perm [`, `tile_dims [[`, `expand_by … dims [… ] to [`, `order_by(` as before. The parser accepts every
 // spacing, and the round trip is exact (printing the printed text again changes nothing).

@@ -1,4 +1,4 @@
-// Every op of the dialect in every syntax variant of shared/spec/dialect.md. The output must be the custom
+// Every op of the dialect in every syntax variant of docs/reference/syntax.md. The output must be the custom
 // form, and printing → parsing → printing must be stable (second and third RUN lines); the generic form must
 // parse back to the same IR (fourth).
 // RUN: lego-opt %s | FileCheck %s

@@ -1,4 +1,4 @@
-// tile_by's verifier rules (dialect.md): d_o is the rank of the input order_by's FIRST block, every block has
+// tile_by's verifier rules (docs/reference/verifier.md): d_o is the rank of the input order_by's FIRST block, every block has
 // that rank, levels have d_o entries, per-dim products Π_l t_{l,k} == Π_h o_{h,k} and total products agree when
 // known; a tile_by of a function argument is accepted unchecked. Each rule fires below; the twins in
 // tile-by-valid.mlir must verify.

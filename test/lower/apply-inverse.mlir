@@ -1,5 +1,5 @@
-// lego-to-arith on `lego.apply_inverse`, one function per layout constructor (semantics.md `inv`), in the
-// published op form (lowering-form.md §2): unflatten outermost first, divui before remui with per-level
+// lego-to-arith on `lego.apply_inverse`, one function per layout constructor (docs/reference/semantics.md `inv`), in the
+// published op form (docs/reference/lowering.md §2): unflatten outermost first, divui before remui with per-level
 // strides; order_by's inverse block by block, last to first, remui then divui (the outermost block keeps
 // its remui). Expected lines derived by hand from §2.
 // RUN: lego-opt %s --lego-to-arith | FileCheck %s

@@ -1,5 +1,5 @@
 // lego-to-arith on `lego.apply`, one function per layout constructor, in the published op form
-// (lowering-form.md §2): plain unsigned arith, flatten innermost-first as addi(acc, muli(i_k, stride)),
+// (docs/reference/lowering.md §2): plain unsigned arith, flatten innermost-first as addi(acc, muli(i_k, stride)),
 // unflatten divui-before-remui, order_by by Horner's rule; constants folded, uniqued and hoisted (§0);
 // no affine op and no lego op remains. Expected lines derived by hand from §2.
 // RUN: lego-opt %s --lego-to-arith | FileCheck %s

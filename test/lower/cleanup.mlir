@@ -38,7 +38,7 @@ func.func @kept_for_checks(%i: index, %j: index, %tid: index {lego.thread_id}) -
   return %f : index
 }
 
-// lowering-form.md §0: the pass ends like MLIR's greedy driver. The gen_p body's own `4` and the function's
+// docs/reference/lowering.md §0: the pass ends like MLIR's greedy driver. The gen_p body's own `4` and the function's
 // `4` become one constant hoisted to the entry block (no %c4_0), `muli x, 1` folds away, and the unused
 // `col` layout (a pure lego op) is erased. apply(row [4, 4], (i, j)) = j + i·4; the gen_p (j, i) ↦ j·4 + i.
 // CHECK-LABEL: func.func @greedy_cleanup

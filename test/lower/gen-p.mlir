@@ -43,7 +43,7 @@ func.func @captured(%i: index, %n: index) -> index {
 }
 
 // gen_p bodies may use other layouts; their uses are lowered too. lego-to-arith keeps the round trip
-// apply_inverse(apply(i, j)) (lowering-form.md §2: no shortcut); lego-lower folds it to (i, j).
+// apply_inverse(apply(i, j)) (docs/reference/lowering.md §2: no shortcut); lego-lower folds it to (i, j).
 // CHECK-LABEL: func.func @nested_use
 // CHECK-NOT: lego.
 // CHECK: arith.divui

@@ -6,7 +6,7 @@
 // RUN: lego-opt %s --split-input-file --lego-lower | FileCheck %s
 // RUN: lego-opt %s --split-input-file --lego-lower | FileCheck %s --check-prefix=NODIV
 
-// Expected by hand (semantics.md, tile_by — the direct form, the inner layout's dims are the strides): the
+// Expected by hand (docs/reference/semantics.md, tile_by — the direct form, the inner layout's dims are the strides): the
 // load reads in[(32·by + ty)·1024 + (32·bx + tx)] = ((by << 5) + ty) << 10 + ((bx << 5) + tx); the store writes
 // out at col [1024, 1024] of the same coordinates, (32·by + ty) + (32·bx + tx)·1024.
 // CHECK-LABEL: func.func @transpose

@@ -1,4 +1,4 @@
-// lego-to-arith{assume-bounds=true} states each layout's contract on its inputs (semantics.md: other inputs
+// lego-to-arith{assume-bounds=true} states each layout's contract on its inputs (docs/reference/semantics.md: other inputs
 // are unspecified) as lego.assume_bounds marked lego.layout_contract: every index of apply / load / store
 // below its logical dim, the flat input of apply_inverse below the layout's size (∏n⃗ for expand_by).
 // Constants get no fact. Without the option nothing is stated.
@@ -27,7 +27,7 @@
 // DROP: lego.assume_bounds %{{.*}} ub : %{{.*}}
 // DROP-NOT: lego.layout_contract
 // DROP: return
-// lego-lower consumes the user's fact as well (lowering-form.md §3).
+// lego-lower consumes the user's fact as well (docs/reference/lowering.md §3).
 // LOWER-LABEL: func.func @apply
 // LOWER-NOT: lego.
 // LOWER: return
@@ -105,7 +105,7 @@ func.func @view(%m: memref<32xf32>, %i: index, %j: index) {
 
 // An apply feeding another (a tile's position in a padded shared-memory row, as in
 // examples/transpose-smem.mlir): the computed index gets its fact too. Expanded, k + 33·u + 264·t costs as
-// much as the lowering's (u + t·8)·33 + k, so lego-lower keeps the lego-to-arith form (lowering-form.md §3),
+// much as the lowering's (u + t·8)·33 + k, so lego-lower keeps the lego-to-arith form (docs/reference/lowering.md §3),
 // strength-reduced.
 // CHECK-LABEL: func.func @nested
 // CHECK-DAG: %[[C32:.*]] = arith.constant 32 : index

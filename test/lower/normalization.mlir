@@ -1,4 +1,4 @@
-// lego-normalization (lowering-form.md §1): row/col → reg_p, tile_by → identity shortcut or the normal form
+// lego-normalization (docs/reference/lowering.md §1): row/col → reg_p, tile_by → identity shortcut or the normal form
 // group_by [t](O, OB_mid, OB_fin), assume_bounds → signed cmpi + lego.assume; nothing else is folded.
 // RUN: lego-opt %s --split-input-file --lego-normalization | FileCheck %s
 // Idempotent: a second run changes nothing.
@@ -50,7 +50,7 @@ func.func @tile_by_one_block(%a: index, %b: index, %c: index, %d: index) -> inde
 
 // -----
 
-// Two blocks of rank 2 (semantics.md example 43): dims(O) = [2, 4, 3, 2] block-major; σ_o = Σ(2, 2) =
+// Two blocks of rank 2 (docs/reference/semantics.md example 43): dims(O) = [2, 4, 3, 2] block-major; σ_o = Σ(2, 2) =
 // [0, 2, 1, 3] (its own inverse), σ_o(dims O) = [2, 3, 4, 2]; OB_fin: Σ(2, 2) over t = [3, 2, 2, 4].
 // CHECK-LABEL: func.func @tile_by_two_blocks
 // CHECK-NEXT: %[[R:.*]] = lego.reg_p perm [0, 1] dims[2, 4] : !lego.layout

@@ -18,7 +18,7 @@
 // tile_by apply(ti, tk, i, k) = (ti·4 + i)·12 + tk·3 + k.
 // CHECK-LABEL: func.func @tiled
 // CHECK-SAME: (%[[TI:.*]]: index, %[[TK:.*]]: index, %[[I:.*]]: index, %[[K:.*]]: index)
-// normalization{fold=true} leaves tile_by to lego-to-arith's direct form (semantics.md): c = (ti·4 + i, tk·3 + k)
+// normalization{fold=true} leaves tile_by to lego-to-arith's direct form (docs/reference/semantics.md): c = (ti·4 + i, tk·3 + k)
 // per dim, then row [8, 12] over c: (ti·4 + i)·12 + (tk·3 + k).
 // CHECK-DAG: %[[C3:.*]] = arith.constant 3 : index
 // CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index

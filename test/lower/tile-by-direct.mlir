@@ -1,4 +1,4 @@
-// tile_by's direct lowering (lego-to-arith, lego-lower; semantics.md): the inner layout's own dims are the
+// tile_by's direct lowering (lego-to-arith, lego-lower; docs/reference/semantics.md): the inner layout's own dims are the
 // strides — (pm·BM + i)·K + pk·BK + k — never the tile counts M/BM, K/BK; and the identity shortcut passes
 // the indices through with no division or remainder.
 // RUN: lego-opt %s --lego-to-arith | FileCheck %s --check-prefixes=CHECK,ARITH

@@ -1,5 +1,5 @@
-// semantics.md's tile_by worked examples (153, 26414, 43, inverse (3, 0)) through every lowering path, with
-// constant inputs: after canonicalization each function returns the spec's constants. (Each is also checked
+// docs/reference/semantics.md's tile_by worked examples (153, 26414, 43, inverse (3, 0)) through every lowering path, with
+// constant inputs: after canonicalization each function returns the reference's constants. (Each is also checked
 // exhaustively as a bijection in crates/lego-algebra/src/tests.rs, and random multi-block tilings are checked
 // pointwise by passes/src/differential_tests.rs.)
 // RUN: lego-opt %s --lego-to-arith --canonicalize | FileCheck %s

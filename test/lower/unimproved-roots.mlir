@@ -1,4 +1,4 @@
-// lowering-form.md §3: where the simplifier finds nothing cheaper, `lego-lower` leaves a root exactly as
+// docs/reference/lowering.md §3: where the simplifier finds nothing cheaper, `lego-lower` leaves a root exactly as
 // `lego-to-arith` printed it (the same ops, operand order, `divui` before `remui`). Both runs check the same
 // BOTH lines; the expected forms are §2's, derived by hand:
 //   row [m, n] apply (i, j) = addi(j, muli(i, n));   row [m, n] inverse f = (divui f, n; remui f, n);

@@ -1,5 +1,5 @@
-// The worked examples of semantics.md, lowered with constant inputs: after canonicalization each function
-// returns the constants the spec states (hand-checked values in the comments).
+// The worked examples of docs/reference/semantics.md, lowered with constant inputs: after canonicalization each function
+// returns the constants the reference states (hand-checked values in the comments).
 // RUN: lego-opt %s --lego-to-arith --canonicalize | FileCheck %s
 // RUN: lego-opt %s --lego-normalization --lego-to-arith --canonicalize | FileCheck %s
 // RUN: lego-opt %s --pass-pipeline='builtin.module(lego-normalization, lego-to-arith, canonicalize)' | FileCheck %s
@@ -176,7 +176,7 @@ func.func @row_col() -> (index, index, index, index, index, index) {
   return %fr, %fc, %ri, %rj, %ci, %cj : index, index, index, index, index, index
 }
 
-// Round trips with symbolic inputs stay in lego-to-arith's output (lowering-form.md §2: no shortcut):
+// Round trips with symbolic inputs stay in lego-to-arith's output (docs/reference/lowering.md §2: no shortcut):
 // apply(inv(x)) = (x div 8)·8 + x mod 8 and inv(apply(i, j)) = ((j + 8i) div 8, (j + 8i) mod 8); lego-lower
 // folds them away entirely (the first by rule 7, the second from the layout's input ranges j < 8).
 // CHECK-LABEL: func.func @round_trip

@@ -1,4 +1,4 @@
-// lego-materialize-assume-bounds{clamp=true} (our form, lowering-form.md §6 last item): lego.assume /
+// lego-materialize-assume-bounds{clamp=true} (our form, docs/reference/lowering.md §6 last item): lego.assume /
 // lego.assume_bounds facts become clamps that upstream integer range analysis understands (the identity
 // whenever the fact holds); cleanup=true removes them again. The published remui form: materialize.mlir.
 // RUN: lego-opt %s --lego-materialize-assume-bounds='clamp=true' | FileCheck %s --check-prefix=MAT

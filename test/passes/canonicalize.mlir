@@ -1,4 +1,4 @@
-// The lego canonicalization patterns (dialect.md, Canonicalization), run by `-canonicalize`, by `canonicalize`
+// The lego canonicalization patterns (docs/reference/passes.md, lego-canonicalize), run by `-canonicalize`, by `canonicalize`
 // inside --pass-pipeline, and by `lego-canonicalize` (embedders). Each pattern fires, and has twins where it
 // must not.
 // RUN: lego-opt %s --split-input-file -canonicalize | FileCheck %s

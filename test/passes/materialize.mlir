@@ -1,4 +1,4 @@
-// lego-materialize-assume-bounds in the published form (lowering-form.md §6): an upper bound on a block
+// lego-materialize-assume-bounds in the published form (docs/reference/lowering.md §6): an upper bound on a block
 // argument becomes `arith.remui %x, %d {lego.materialized}` right after the fact, used by the later uses of %x
 // in the same block (not by earlier ones, not inside nested regions); the fact (and a condition it leaves
 // unused) is erased; every other lego.assume_bounds is erased (lower bounds are dropped); other lego.assume

@@ -76,7 +76,7 @@ func.func @tiled(%i: index) -> index {
 }
 
 // -----
-// lowering-form.md §5: divsi / remsi by 2^k become shrui / andi only for values provably ≥ 0 — here a
+// docs/reference/lowering.md §5: divsi / remsi by 2^k become shrui / andi only for values provably ≥ 0 — here a
 // remainder, an scf.for induction variable starting at 0, and a sum/product/shift of those. The bare argument
 // %x (which may be negative) keeps its signed ops.
 // CHECK-LABEL: func.func @signed_non_negative

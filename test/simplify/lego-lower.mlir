@@ -3,14 +3,14 @@
 // RUN: lego-opt %s --split-input-file --lego-lower | FileCheck %s
 // RUN: lego-opt %s --split-input-file --pass-pipeline='builtin.module(lego-normalization{fold=true}, lego-to-arith{assume-bounds=true}, canonicalize, cse, lego-arith-simplification{verify-rewrites=true}, lego-strength-reduction, lego-materialize-assume-bounds{cleanup=true only-layout-contract=true}, canonicalize, cse)' 2>&1 | FileCheck %s
 
-// A (M×K = 1024×512, 64×32 tiles) by rows, the direct form (semantics.md: the inner layout's dims are the
+// A (M×K = 1024×512, 64×32 tiles) by rows, the direct form (docs/reference/semantics.md: the inner layout's dims are the
 // strides): (ti·64 + i)·512 + (tk·32 + k) = ((ti<<6) + i)<<9 + ((tk<<5) + k).
 // CHECK-LABEL: func.func @matmul_a_row
 // CHECK-SAME: (%[[TI:.*]]: index, %[[TK:.*]]: index, %[[I:.*]]: index, %[[K:.*]]: index)
 // CHECK-DAG: %[[C9:.*]] = arith.constant 9 : index
 // CHECK-DAG: %[[C6:.*]] = arith.constant 6 : index
 // CHECK-DAG: %[[C5:.*]] = arith.constant 5 : index
-// In the lowering's order (lowering-form.md §3): innermost index first, each scaled term the addi's RHS.
+// In the lowering's order (docs/reference/lowering.md §3): innermost index first, each scaled term the addi's RHS.
 // CHECK: %[[A:.*]] = arith.shli %[[TI]], %[[C6]] : index
 // CHECK-NEXT: %[[ROW:.*]] = arith.addi %[[I]], %[[A]] : index
 // CHECK-NEXT: %[[B:.*]] = arith.shli %[[TK]], %[[C5]] : index
@@ -62,7 +62,7 @@ func.func @matmul_b_col(%tk: index, %tn: index, %k: index, %n: index) -> index {
 // -----
 
 // Paper Fig. 2 (group_by over a permutation and a user gen_p): with the in-range facts of its indices
-// (i < 6, j < 4, stated by the lowering; out-of-range inputs are unspecified in semantics.md) every B⁻¹
+// (i < 6, j < 4, stated by the lowering; out-of-range inputs are unspecified in docs/reference/semantics.md) every B⁻¹
 // becomes plain unsigned arithmetic with proved rewrites, and no affine index op is left.
 // CHECK-LABEL: func.func @fig2
 // CHECK-NOT: affine.

@@ -1,4 +1,4 @@
-// The arithmetic model of semantics.md in lego-arith-simplification (lowering-form.md §4), on bare function
+// The arithmetic model of docs/reference/semantics.md in lego-arith-simplification (docs/reference/lowering.md §4), on bare function
 // arguments (no assume_bounds): division by zero is undefined, so wherever the program divides by d, d ≠ 0 and
 // x remui d < d hold (always); with assume-no-wrap=true (the default) index arithmetic does not wrap, so the
 // Table II rules need no range proof. With assume-no-wrap=false every no-wrap side condition must be proved

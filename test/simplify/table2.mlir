@@ -1,4 +1,4 @@
-// The seven rules of semantics.md's Table II, each firing when its side condition is proved from the range
+// The seven rules of docs/reference/semantics.md's Table II, each firing when its side condition is proved from the range
 // facts and left alone when it is not. Every rewrite is also proved equal to what it replaces
 // (verify-rewrites=true: a rewrite Z3 cannot prove would be reported as an error and not applied).
 // RUN: lego-opt %s --split-input-file --lego-arith-simplification='verify-rewrites=true' 2>&1 | FileCheck %s
@@ -117,7 +117,7 @@ func.func @rule2_div_partial(%q: index, %r: index) -> index {
 
 // -----
 
-// Fired although d may be zero: division by zero is undefined (semantics.md), so d ≠ 0 wherever the program
+// Fired although d may be zero: division by zero is undefined (docs/reference/semantics.md), so d ≠ 0 wherever the program
 // divides by d, and q·d + r < 64·16 + 16 does not wrap: (q·d + r) div d → q + r div d.
 // CHECK-LABEL: func.func @rule2_div_maybe_zero
 // CHECK-SAME: (%[[Q:.*]]: index, %[[R:.*]]: index, %[[D:.*]]: index)

@@ -1,4 +1,4 @@
-// An outermost-first unflatten chain (lowering-form.md §2: `divui f,S0; remui f,S0; divui r,S1; remui r,S1`)
+// An outermost-first unflatten chain (docs/reference/lowering.md §2: `divui f,S0; remui f,S0; divui r,S1; remui r,S1`)
 // becomes the innermost-first one, whose quotients the results share:
 //   (x mod (a·b)) div b → (x div b) mod a      (x mod (a·b)) mod b → x mod b
 // for constant and symbolic products (b one factor of the modulus; a·b ≠ 0 because the program divides by it).

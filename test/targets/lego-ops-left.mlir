@@ -31,7 +31,7 @@ func.func @obligation(%i: index) -> index {
   return %f : index
 }
 
-// lego-lower consumes the user's fact too (lowering-form.md §3: no lego op is left).
+// lego-lower consumes the user's fact too (docs/reference/lowering.md §3: no lego op is left).
 // LOWER-NOT: lego.
 // LOWER: gpu.launch
 // LOWER-NOT: lego.

@@ -1,5 +1,5 @@
 // lego-to-llvm: lego layouts lowered all the way to the LLVM dialect, then run by MLIR's JIT (mlir-runner) and
-// translated to LLVM IR. The printed numbers are semantics.md's worked examples (hand-checked there).
+// translated to LLVM IR. The printed numbers are docs/reference/semantics.md's worked examples (hand-checked there).
 // RUN: lego-opt %s --lego-to-llvm | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_lib/libmlir_runner_utils.so,%mlir_lib/libmlir_c_runner_utils.so | FileCheck %s
 // RUN: lego-opt %s --lego-to-llvm | mlir-translate --mlir-to-llvmir | FileCheck %s --check-prefix=LLVMIR
 // The CPU pipeline refuses GPU code with a clear message.

@@ -1,4 +1,4 @@
-// lego-translate runs lego-lower first: semantics.md's worked example 1 (paper Fig. 2) through the whole path,
+// lego-translate runs lego-lower first: docs/reference/semantics.md's worked example 1 (paper Fig. 2) through the whole path,
 // the generated Python run by python3: apply(4, 1) = 6 and apply_inverse(6) = (4, 1).
 // RUN: lego-translate --lego-to-python %examples/paper-fig2.mlir -o %t.py
 // RUN: python3 -c "import importlib.util as u; s = u.spec_from_file_location('m', '%t.py'); m = u.module_from_spec(s); s.loader.exec_module(m); print(m.fig2(4, 1))" | FileCheck %s --check-prefix=FIG2
@@ -8,7 +8,7 @@
 // RUN: lego-translate --lego-to-c %examples/paper-fig2.mlir | FileCheck %s --check-prefix=C
 // C: #include <stdint.h>
 // C: static inline void fig2(uint64_t i, uint64_t j, uint64_t *restrict r0, uint64_t *restrict r1, uint64_t *restrict r2) {
-// With the published lowering form (lowering-form.md §2) lego-lower no longer folds this round trip
+// With the published lowering form (docs/reference/lowering.md §2) lego-lower no longer folds this round trip
 // apply_inverse(apply(i, j)) back to `i` (it did on the affine form; see the index-ops benchmark note in
 // docs/passes/lego-arith-simplification.md); the values stay right (FIG2 above).
 // C: *r1 = {{.*}};

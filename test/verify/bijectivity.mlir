@@ -2,7 +2,7 @@
 // RUN: lego-opt %s --split-input-file --lego-verify-bijectivity='timeout-ms=60000' | FileCheck %s
 // Every gen_p here is a bijection; the negative twins are in bijectivity-errors.mlir.
 
-// rev(3, 2) of semantics.md, and the paper's Fig. 2 layout built from it.
+// rev(3, 2) of docs/reference/semantics.md, and the paper's Fig. 2 layout built from it.
 // CHECK-LABEL: func.func @fig2
 // CHECK: lego.gen_p
 func.func @fig2(%i: index, %j: index) -> index {
@@ -129,7 +129,7 @@ func.func @antidiag3() -> !lego.layout {
 
 // -----
 
-// antidiag(4), same code with n = 4 (semantics.md: rows [0 1 3 6] [2 4 7 10] [5 8 11 13] [9 12 14 15]).
+// antidiag(4), same code with n = 4 (docs/reference/semantics.md: rows [0 1 3 6] [2 4 7 10] [5 8 11 13] [9 12 14 15]).
 func.func @antidiag4() -> !lego.layout {
   // expected-remark @below {{gen_p is a bijection on its 16 points: inv(apply(x)) = x and apply(inv(y)) = y (float math: checked by exhaustive evaluation in}}
   %l = lego.gen_p [4, 4] apply (%i: index, %j: index) {

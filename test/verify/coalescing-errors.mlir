@@ -67,7 +67,7 @@ func.func @loaded(%tid: index {lego.thread_id}, %table: memref<32xindex>) {
 
 // -----
 
-// No thread id argument: the check is malformed (the dialect verifier rejects it, dialect.md).
+// No thread id argument: the check is malformed (the dialect verifier rejects it, docs/reference/verifier.md).
 func.func @no_thread_id(%i: index) {
   // expected-error @below {{'lego.check' op parent function must have a {lego.thread_id} argument}}
   lego.check %i {coalescing}

@@ -8,15 +8,17 @@
 |* One MLIR per process. liblego_capi.so is linked against the shared         *|
 |* libMLIR.so of LLVM/MLIR 22 (Debian: /usr/lib/llvm-22/lib) and contains no  *|
 |* copy of MLIR. Link the host against the same libMLIR.so, with the MLIR C   *|
-|* API from Debian's libMLIRCAPI*.a archives:                                 *|
+|* API from Debian's libMLIRCAPI*.a archives. With LEGO the directory of      *|
+|* the lego-rs checkout, after `make` (docs/embedding.md, "Link"):            *|
 |*                                                                            *|
-|*   cc host.c -I<lego>/capi/include -I/usr/lib/llvm-22/include              *|
-|*      -L<lego>/target/debug -llego_capi                                     *|
-|*      -L/usr/lib/llvm-22/lib -lMLIRCAPIIR -lMLIRCAPIRegisterEverything      *|
-|*      -lMLIR -lLLVM -lstdc++ -Wl,-rpath,<lego>/target/debug                 *|
+|*   cc host.c -o host -I"$LEGO/capi/include" -I/usr/lib/llvm-22/include \    *|
+|*      -L"$LEGO/target/release" -llego_capi \                                *|
+|*      -Wl,-rpath,"$LEGO/target/release" \                                   *|
+|*      -L/usr/lib/llvm-22/lib -lMLIRCAPIIR -lMLIR -lLLVM -lstdc++ \          *|
+|*      -Wl,-rpath,/usr/lib/llvm-22/lib                                       *|
 |*                                                                            *|
-|* (see docs/embedding.md; the static liblego_capi.a needs -lMLIR -lLLVM      *|
-|* *before* it on the link line).                                             *|
+|* (test/embedding/c-host.test checks that this command is the page's. The    *|
+|* static liblego_capi.a needs -lMLIR -lLLVM *before* it on the link line.)   *|
 |*                                                                            *|
 |* Errors. No call aborts the host or lets a Rust panic escape. A failing     *|
 |* call returns a failed MlirLogicalResult or a null handle; the reason is    *|
@@ -113,7 +115,7 @@ LEGO_CAPI_EXPORTED MlirPass legoCreateGenerateBoundsChecksPass(void);
 LEGO_CAPI_EXPORTED MlirPass legoCreateVerifyPass(void);
 LEGO_CAPI_EXPORTED MlirPass legoCreateVerifyBijectivityPass(void);
 LEGO_CAPI_EXPORTED MlirPass legoCreateExternalSmtVerifierPass(void);
-/// The lego canonicalization patterns (dialect.md); lego-opt's `canonicalize`
+/// The lego canonicalization patterns (docs/reference/passes.md); lego-opt's `canonicalize`
 /// runs them too, upstream canonicalize alone does not.
 LEGO_CAPI_EXPORTED MlirPass legoCreateCanonicalizePass(void);
 

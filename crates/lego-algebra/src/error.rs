@@ -1,10 +1,12 @@
 //! Errors of the layout algebra.
 //!
-//! Where the dialect contract (`dialect.md`, "Diagnostic wording") fixes a message, the `Display` text here
+//! Where the reference (`docs/reference/verifier.md`) fixes a message, the `Display` text here
 //! is exactly that message (without MLIR's `'lego.<op>' op ` prefix), so verifiers built on this crate can
 //! forward it unchanged. Other messages follow the same style: what was expected, what was found, numbers.
 
 use thiserror::Error;
+
+use crate::size::{too_many_elements, ElementCount};
 
 /// Everything that can go wrong when building or evaluating a layout.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -93,6 +95,11 @@ pub enum AlgebraError {
     /// A user-supplied inverse returned the wrong number of indices.
     #[error("gen_p {name} inverse returned {found} indices, expected {expected}")]
     GenInverseArity { name: String, found: usize, expected: usize },
+
+    /// A layout has more than [`crate::MAX_ELEMENTS`] = 2^63 − 1 elements (`op` names the constructor that
+    /// makes the count too large; `count` is exact). The text is the dialect verifier's.
+    #[error("{}", too_many_elements(count, false))]
+    TooManyElements { op: &'static str, count: ElementCount },
 
     /// A checked computation left the range of `u64` (`index`).
     #[error("arithmetic overflow computing {0}")]

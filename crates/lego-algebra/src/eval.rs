@@ -1,4 +1,4 @@
-//! `apply` and `apply_inverse`, exactly as semantics.md defines them.
+//! `apply` and `apply_inverse`, exactly as docs/reference/semantics.md defines them.
 //!
 //! The public entry points validate their inputs (index count, ranges, invertibility); the recursive
 //! workers trust them, because every inner call receives indices that the enclosing op derived from a
@@ -64,7 +64,7 @@ impl Layout {
     /// `apply(L, i⃗)`: the flat (physical) index of logical index `index`, or [`NO_ELEMENT`] where an
     /// `expand_by` maps it to padding.
     ///
-    /// semantics.md defines "no element" only for `expand_by` itself; when an `expand_by` is nested inside
+    /// docs/reference/semantics.md defines "no element" only for `expand_by` itself; when an `expand_by` is nested inside
     /// another op, this crate propagates "no element" to the result (the lowering, which computes with
     /// the all-ones value, would produce a wrapped number instead). Differential tests should therefore
     /// put `expand_by` at the root only, as [`crate::random`] does.
@@ -241,7 +241,7 @@ fn tile_blocks(inner: &Layout) -> &[Layout] {
     }
 }
 
-/// The identity shortcut of semantics.md: as many levels as blocks, and every tile dim of level `h` equal to
+/// The identity shortcut of docs/reference/semantics.md: as many levels as blocks, and every tile dim of level `h` equal to
 /// dim `k` of block `h`. The indices then pass through unchanged.
 fn is_identity_tiling(tile_dims: &[Vec<Dim>], blocks: &[Layout]) -> bool {
     tile_dims.len() == blocks.len()

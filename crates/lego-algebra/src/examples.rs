@@ -1,4 +1,4 @@
-//! The layouts of the paper and of semantics.md's worked examples, ready to use in tests.
+//! The layouts of the paper and of docs/reference/semantics.md's worked examples, ready to use in tests.
 //!
 //! The builders for fixed examples return `Layout` directly: their data is constant and valid, which
 //! this module's tests check.
@@ -69,13 +69,13 @@ pub fn fig1_tiled(m: u64, k: u64, bm: u64, bk: u64) -> Result<Layout> {
     Layout::tile_by(inner, [[outer(m, bm), outer(k, bk)], [bm, bk]])
 }
 
-/// semantics.md tile_by example 1 (d_o = 1, two blocks, four levels):
+/// docs/reference/semantics.md worked example 5, tile_by (d_o = 1, two blocks, four levels):
 /// `tile_by (order_by(row [10], col [20])) tile_dims [[2], [5], [5], [4]]`: apply(1, 2, 3, 1) = 153.
 pub fn tiled_two_blocks_rank1() -> Layout {
     fixed((|| Layout::tile_by(Layout::order_by([Layout::row([10])?, Layout::col([20])?])?, [[2], [5], [5], [4]]))())
 }
 
-/// semantics.md tile_by example 2 (identity shortcut):
+/// docs/reference/semantics.md worked example 6, tile_by (identity shortcut):
 /// `tile_by (order_by(row [6,6,6], row [8,8,8])) tile_dims [[6,6,6], [8,8,8]]`: apply(1,…,6) = 26414.
 pub fn tiled_identity_6x8() -> Layout {
     fixed((|| {
@@ -84,13 +84,13 @@ pub fn tiled_identity_6x8() -> Layout {
     })())
 }
 
-/// semantics.md tile_by example 3 (multi-block split):
+/// docs/reference/semantics.md worked example 7, tile_by (multi-block split):
 /// `tile_by (order_by(row [2,4], row [3,2])) tile_dims [[3,2], [2,4]]`: apply(1, 1, 1, 3) = 43.
 pub fn tiled_split_2x4_3x2() -> Layout {
     fixed((|| Layout::tile_by(Layout::order_by([Layout::row([2, 4])?, Layout::row([3, 2])?])?, [[3, 2], [2, 4]]))())
 }
 
-/// semantics.md tile_by example 4 (Triton's grouped program-id remap, GM = 2):
+/// docs/reference/semantics.md worked example 8, tile_by (Triton's grouped program-id remap, GM = 2):
 /// `tile_by (order_by(col [2,1], col [2,3])) tile_dims [[4, 3]]`: inverse(7) = (3, 0).
 pub fn triton_grouped_pid() -> Layout {
     fixed((|| Layout::tile_by(Layout::order_by([Layout::col([2, 1])?, Layout::col([2, 3])?])?, [[4, 3]]))())

@@ -161,7 +161,7 @@ pub(crate) fn rev_inverse(n1: u64, n2: u64, x: u64) -> [u64; 2] {
 ///
 /// Anti-diagonal `a = i + j + 1` (1-based). Diagonals `1..a-1` hold `a(a-1)/2` cells, so in the upper
 /// triangle the cell is number `i` of its diagonal after those. In the lower triangle count from the end:
-/// with `a' = 2n - a`, the diagonals after `a` hold `a'(a'-1)/2` cells, which gives the spec's
+/// with `a' = 2n - a`, the diagonals after `a` hold `a'(a'-1)/2` cells, which gives the reference's
 /// `n·n - n + i - a'(a'-1)/2`.
 pub(crate) fn antidiag_apply(n: u64, i: u64, j: u64) -> u64 {
     let a = i + j + 1;
@@ -234,7 +234,7 @@ mod tests {
 
     #[test]
     fn antidiag_4_matches_the_spec_table() {
-        // semantics.md: antidiag(4) laid out by rows.
+        // docs/reference/semantics.md: antidiag(4) laid out by rows.
         let expected = [[0, 1, 3, 6], [2, 4, 7, 10], [5, 8, 11, 13], [9, 12, 14, 15]];
         for (i, row) in expected.iter().enumerate() {
             for (j, &f) in row.iter().enumerate() {

@@ -5,11 +5,12 @@ use std::sync::Arc;
 
 use crate::error::{AlgebraError, Result};
 use crate::genfn::GenFn;
+use crate::size::ElementCount;
 
 /// One entry of a size list.
 ///
 /// The algebra always knows the value. `symbolic` records how the size is *written* in MLIR: as a
-/// literal, or as an SSA value of type `index` passed at run time (see dialect.md, "Dimension lists").
+/// literal, or as an SSA value of type `index` passed at run time (see docs/reference/syntax.md, "Size lists").
 /// It changes nothing in the math; the MLIR emitter turns symbolic entries into function arguments.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Dim {
@@ -88,7 +89,7 @@ struct Inner {
     node: LayoutNode,
     /// Logical dims, cached because every evaluation step needs them.
     dims: Vec<u64>,
-    /// `Π dims`, validated to fit in `u64` at construction.
+    /// `Π dims`, validated at construction to be at most [`crate::MAX_ELEMENTS`] (2^63 − 1).
     numel: u64,
     invertible: bool,
 }
@@ -109,6 +110,30 @@ pub(crate) fn checked_product(values: impl IntoIterator<Item = u64>, what: &'sta
         .ok_or(AlgebraError::Overflow(what))
 }
 
+/// `Π sizes` when it is at most [`crate::MAX_ELEMENTS`], else [`AlgebraError::TooManyElements`] naming `op`.
+/// Exact: a product that wraps modulo 2^64 never passes for a small one.
+fn bounded_count(op: &'static str, sizes: impl IntoIterator<Item = u64>) -> Result<u64> {
+    let count = ElementCount::of(sizes);
+    match count.to_u64() {
+        Some(value) if count.fits() => Ok(value),
+        _ => Err(AlgebraError::TooManyElements { op, count }),
+    }
+}
+
+/// The constructor's name, for errors.
+fn op_name(node: &LayoutNode) -> &'static str {
+    match node {
+        LayoutNode::Row { .. } => "row",
+        LayoutNode::Col { .. } => "col",
+        LayoutNode::RegP { .. } => "reg_p",
+        LayoutNode::GenP { .. } => "gen_p",
+        LayoutNode::OrderBy { .. } => "order_by",
+        LayoutNode::GroupBy { .. } => "group_by",
+        LayoutNode::TileBy { .. } => "tile_by",
+        LayoutNode::ExpandBy { .. } => "expand_by",
+    }
+}
+
 /// The checks shared by every op with a plain size list.
 fn check_dims(op: &'static str, dims: &[Dim]) -> Result<()> {
     if dims.is_empty() {
@@ -122,7 +147,7 @@ fn check_dims(op: &'static str, dims: &[Dim]) -> Result<()> {
 
 impl Layout {
     fn build(node: LayoutNode, dims: Vec<u64>, invertible: bool) -> Result<Self> {
-        let numel = checked_product(dims.iter().copied(), "the element count of a layout")?;
+        let numel = bounded_count(op_name(&node), dims.iter().copied())?;
         Ok(Layout(Arc::new(Inner { node, dims, numel, invertible })))
     }
 
@@ -201,7 +226,7 @@ impl Layout {
         check_dims("group_by", &dims)?;
         let objects: Vec<Layout> = objects.into_iter().collect();
         let values = values(&dims);
-        let group = checked_product(values.iter().copied(), "the element count of a group_by")?;
+        let group = bounded_count("group_by", values.iter().copied())?;
         if let Some((object, o)) = objects.iter().enumerate().find(|(_, o)| o.numel() != group) {
             return Err(AlgebraError::GroupProductMismatch { group, object, numel: o.numel() });
         }
@@ -209,7 +234,7 @@ impl Layout {
         Self::build(LayoutNode::GroupBy { dims, objects }, values, invertible)
     }
 
-    /// `lego.tile_by O tile_dims [[t_{0,·}], [t_{1,·}], …]` (semantics.md): `O` must be an
+    /// `lego.tile_by O tile_dims [[t_{0,·}], [t_{1,·}], …]` (docs/reference/semantics.md): `O` must be an
     /// `order_by(P_0, …, P_{q_o-1})` of blocks that all have the tile rank `d_o = rank(P_0)` (the first
     /// block's rank, not the order_by's total rank); every level has `d_o` entries and, for each dim `k`,
     /// `Π_l t_{l,k} = Π_h o_{h,k}` (`o_{h,k}` = dim `k` of block `h`). The logical index is level-major:
@@ -239,7 +264,7 @@ impl Layout {
         }
         // The total product comes first: when it differs some per-dim product differs too, and the total
         // is the message the dialect contract names.
-        let tile = checked_product(tile_dims.iter().flatten().map(|d| d.value), "the product of tile dims")?;
+        let tile = bounded_count("tile_by", tile_dims.iter().flatten().map(|d| d.value))?;
         if tile != inner.numel() {
             return Err(AlgebraError::TileProductMismatch { tile, input: inner.numel() });
         }
@@ -273,7 +298,8 @@ impl Layout {
         if let Some((dim, (n, m))) = dims.iter().zip(&to).enumerate().find(|(_, (n, m))| n.value > m.value) {
             return Err(AlgebraError::ExpandDimensionTooLarge { dim, size: n.value, to: m.value });
         }
-        let volume = checked_product(to.iter().map(|d| d.value), "the expanded volume")?;
+        // Π n⃗ ≤ Π m⃗ once every n_k ≤ m_k, so bounding the expanded volume bounds the real one too.
+        let volume = bounded_count("expand_by", to.iter().map(|d| d.value))?;
         if volume != inner.numel() {
             return Err(AlgebraError::ExpandVolumeMismatch { to: volume, input: inner.numel() });
         }
@@ -297,8 +323,8 @@ impl Layout {
         self.0.dims.len()
     }
 
-    /// `Π dims()`: the size of the logical index space. Construction rejects layouts where it overflows
-    /// `u64`, so this cannot fail.
+    /// `Π dims()`: the size of the logical index space. Construction rejects layouts where it exceeds
+    /// [`crate::MAX_ELEMENTS`] (2^63 − 1), so this cannot fail.
     pub fn numel(&self) -> u64 {
         self.0.numel
     }

@@ -1,10 +1,10 @@
 //! Reference semantics of the LEGO layout algebra (CGO 2026), with no MLIR dependency.
 //!
-//! This crate is the single source of truth for the layout math of `shared/spec/semantics.md`:
+//! This crate is the single source of truth for the layout math of `docs/reference/semantics.md`:
 //! - [`Layout`]: validated constructors for every dialect op (`row`, `col`, `reg_p`, `gen_p`, `order_by`,
 //!   `group_by`, `tile_by`, `expand_by`), `apply` / `apply_inverse`, [`Layout::normalize`] (the desugaring
 //!   of the `lego-normalization` pass) and exhaustive [`Layout::check_bijective`];
-//! - [`examples`]: the paper's layouts and the spec's worked examples;
+//! - [`examples`]: the paper's layouts and the reference's worked examples;
 //! - [`random`]: a seeded generator of random layouts and inputs for differential tests;
 //! - [`mlir`]: the same layouts as lego-dialect MLIR text, for feeding `lego-opt`.
 //!
@@ -22,8 +22,10 @@ pub mod examples;
 mod genfn;
 mod layout;
 pub mod mlir;
+pub mod picture;
 mod normalize;
 pub mod random;
+mod size;
 
 pub use bijection::BijectivityReport;
 pub use error::{AlgebraError, Result};
@@ -31,6 +33,7 @@ pub use eval::{mixed_radix_flatten, mixed_radix_unflatten, NO_ELEMENT};
 pub use genfn::{isqrt, ApplyFn, GenFn, InverseFn, ANTIDIAG_MAX_N};
 pub use layout::{Dim, Layout, LayoutNode};
 pub use normalize::{interleave_permutation, inverse_permutation, tile_permutation};
+pub use size::{too_many_elements, ElementCount, MAX_ELEMENTS};
 
 #[cfg(test)]
 mod tests;

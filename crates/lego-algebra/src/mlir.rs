@@ -1,4 +1,4 @@
-//! Emitting layouts as lego-dialect MLIR text (the custom syntax of dialect.md), for differential tests
+//! Emitting layouts as lego-dialect MLIR text (the custom syntax of docs/reference/syntax.md), for differential tests
 //! of the lowering against [`Layout::apply`] / [`Layout::apply_inverse`].
 //!
 //! `gen_p` bodies are built as [`ArithBody`] programs first and printed from there, so the exact
@@ -567,7 +567,7 @@ func.func @inv_rev(%x: index) -> (index, index) {
             let (apply, inverse) = (apply_body(&gen)?, inverse_body(&gen)?);
             for i in 0..n1 {
                 for j in 0..n2 {
-                    // Hand formula from semantics.md.
+                    // Hand formula from docs/reference/semantics.md.
                     let f = (n1 - 1 - i) * n2 + (n2 - 1 - j);
                     assert_eq!(apply.eval(&[i, j])?, vec![f]);
                     assert_eq!(inverse.eval(&[f])?, vec![i, j]);

@@ -5,10 +5,10 @@ use crate::error::Result;
 use crate::layout::{Dim, Layout, LayoutNode};
 
 impl Layout {
-    /// Rewrites `row`/`col`/`tile_by` everywhere in the tree, exactly as semantics.md defines them:
+    /// Rewrites `row`/`col`/`tile_by` everywhere in the tree, exactly as docs/reference/semantics.md defines them:
     /// - `row [n⃗]` → `reg_p perm [0, …, d-1] dims [n⃗]`, `col [n⃗]` → `reg_p perm [d-1, …, 0] dims [n⃗]`;
     /// - `tile_by O tile_dims [t⃗]`: the identity shortcut (every tile dim of level `h` is the same literal as dim
-    ///   `k` of block `h`, as many levels as blocks) → `O`; otherwise the normal form of semantics.md,
+    ///   `k` of block `h`, as many levels as blocks) → `O`; otherwise the normal form of docs/reference/semantics.md,
     ///   `group_by [t⃗](O, OB_mid, OB_fin)` with `OB_mid = order_by(reg_p perm σ_o⁻¹ dims σ_o(dims O))` (kept
     ///   even when it is the identity) and `OB_fin = order_by(reg_p perm σ_t dims t⃗)`,
     ///   `σ_o = Σ(d_o, q_o)`, `σ_t = Σ(d_t, q_t)`, `Σ(d, q) = [0, d, 2d, …, 1, d+1, …]`;

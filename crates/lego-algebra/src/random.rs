@@ -72,7 +72,7 @@ pub struct RandomConfig {
     /// Chance, in percent, that a size entry is marked symbolic (passed as an SSA value in MLIR).
     pub symbolic_percent: u32,
     /// Whether the root may be an `expand_by` (only the root: "no element" inside a composite has no
-    /// defined meaning in semantics.md, see [`Layout::apply`]).
+    /// defined meaning in docs/reference/semantics.md, see [`Layout::apply`]).
     pub allow_expand_by: bool,
     /// Every root is a `tile_by` (random tile rank d, q_o blocks, q_t levels; one in six an identity tiling),
     /// for focused tests of its lowering and normal form.

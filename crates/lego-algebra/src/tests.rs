@@ -1,5 +1,5 @@
-//! Crate-level tests: every worked example of semantics.md, round trips of every op, normalization, and
-//! error cases. Expected numbers are computed by hand from the spec's formulas (shown in comments).
+//! Crate-level tests: every worked example of docs/reference/semantics.md, round trips of every op, normalization, and
+//! error cases. Expected numbers are computed by hand from the reference's formulas (shown in comments).
 
 use std::sync::Arc;
 
@@ -35,7 +35,7 @@ fn assert_same_semantics(a: &Layout, b: &Layout) {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Worked examples of semantics.md
+// Worked examples of docs/reference/semantics.md
 
 #[test]
 fn example_1_fig2() -> TestResult {
@@ -85,7 +85,7 @@ fn example_3_tile_by() -> TestResult {
     Ok(())
 }
 
-// semantics.md, tile_by worked examples: each value by hand, each layout an exhaustive bijection.
+// docs/reference/semantics.md, tile_by worked examples: each value by hand, each layout an exhaustive bijection.
 
 #[test]
 fn tile_by_example_two_blocks_of_rank_one() -> TestResult {
@@ -504,9 +504,58 @@ fn inverse_of_apply_only_layouts_is_an_error() -> TestResult {
     Ok(())
 }
 
+/// The element-count bound (2^63 − 1), checked exactly by every constructor that makes a count.
+fn too_many(op: &'static str, sizes: &[u64]) -> Result<(), AlgebraError> {
+    Err(AlgebraError::TooManyElements { op, count: ElementCount::of(sizes.iter().copied()) })
+}
+
+#[test]
+fn constructors_reject_more_than_two_to_the_63_minus_one_elements() -> TestResult {
+    const P62: u64 = 1 << 62;
+    // The issue's inputs: 2^65 elements, 2^124 elements.
+    assert_eq!(Layout::row([P62, 8]).map(|_| ()), too_many("row", &[P62, 8]));
+    assert_eq!(Layout::col([P62, P62]).map(|_| ()), too_many("col", &[P62, P62]));
+    // Just at the bound: 2^62 · 2 = 2^63 is one too many; 2^63 − 1 and 2^31 · 2^31 = 2^62 are fine.
+    assert_eq!(Layout::row([P62, 2]).map(|_| ()), too_many("row", &[P62, 2]));
+    assert_eq!(Layout::row([MAX_ELEMENTS]).map(|l| l.numel()), Ok(MAX_ELEMENTS));
+    assert_eq!(Layout::row([1 << 31, 1 << 31]).map(|l| l.numel()), Ok(P62));
+    assert_eq!(Layout::reg_p([1, 0], [P62, 2]).map(|_| ()), too_many("reg_p", &[P62, 2]));
+    assert_eq!(Layout::row([1u64 << 63]).map(|_| ()), too_many("row", &[1 << 63]));
+    assert_eq!(Layout::row([u64::MAX]).map(|_| ()), too_many("row", &[u64::MAX]));
+    let identity = GenFn::custom("id", |i: &[u64]| i[0], Some(Arc::new(|x: u64| vec![x])));
+    assert_eq!(Layout::gen_p([P62, 2], identity).map(|_| ()), too_many("gen_p", &[P62, 2]));
+
+    // group_by [2^62 + 1, 4](order_by(row [4])): 2^64 + 4 ≡ 4 (mod 2^64) must not match the object's 4.
+    let four = Layout::order_by([Layout::row([4])?])?;
+    assert_eq!(Layout::group_by([P62 + 1, 4], [four.clone()]).map(|_| ()), too_many("group_by", &[P62 + 1, 4]));
+    // tile_by (order_by(row [4])) tile_dims [[2^62 + 1], [4]]: likewise.
+    let tiled = Layout::tile_by(four.clone(), [[Dim::lit(P62 + 1)], [Dim::lit(4)]]);
+    assert_eq!(tiled.map(|_| ()), too_many("tile_by", &[P62 + 1, 4]));
+    // order_by of parts that each fit but together do not: the order_by is the op that makes the count.
+    let half = Layout::row([P62])?;
+    assert_eq!(Layout::order_by([half.clone(), Layout::row([2])?]).map(|_| ()), too_many("order_by", &[P62, 2]));
+    assert_eq!(Layout::order_by([half, Layout::row([1])?])?.numel(), P62);
+    // expand_by with a too large expanded volume.
+    assert_eq!(Layout::expand_by(four, [3], [1u64 << 63]).map(|_| ()), too_many("expand_by", &[1 << 63]));
+
+    // Normal layouts are unchanged.
+    assert_eq!(Layout::row([4, 8])?.numel(), 32);
+    assert_eq!(Layout::group_by([6, 4], [examples::fig2()])?.numel(), 24);
+    Ok(())
+}
+
+#[test]
+fn too_many_elements_message_names_the_exact_count() {
+    let error = Layout::row([1u64 << 62, 8]).map(|_| ()).expect_err("2^65 elements");
+    assert_eq!(
+        error.to_string(),
+        "has 36893488147419103232 elements, more than 2^63 - 1, the most a layout may have (its indices, strides \
+         and sizes must stay below 2^63, where signed and unsigned index arithmetic agree)"
+    );
+}
+
 #[test]
 fn overflow_is_reported() {
-    assert_eq!(Layout::row([1 << 32, 1 << 32]).map(|_| ()), Err(AlgebraError::Overflow("the element count of a layout")));
     // A custom map that returns a huge value overflows the enclosing order_by's arithmetic.
     let huge = Layout::gen_p([2], GenFn::custom("huge", |_: &[u64]| u64::MAX - 1, None)).expect("valid");
     let l = Layout::order_by([Layout::row([2]).expect("valid"), huge]).expect("valid");
@@ -523,5 +572,54 @@ fn bad_custom_inverse_arity_is_reported() -> TestResult {
     let l = Layout::gen_p([2, 2], bad)?;
     assert_eq!(l.apply_inverse(1), Err(AlgebraError::GenInverseArity { name: "bad".into(), found: 1, expected: 2 }));
     assert!(!l.check_bijective(4)?.is_bijective());
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------------
+// docs/reference/semantics.md: the examples it states beyond the worked examples above (each by hand there).
+
+#[test]
+fn reference_examples() -> TestResult {
+    // row / col [4, 8] and their inverses.
+    assert_eq!(examples::row_4x8().apply(&[1, 2])?, 10);
+    assert_eq!(examples::row_4x8().apply_inverse(10)?, vec![1, 2]);
+    assert_eq!(examples::col_4x8().apply(&[1, 2])?, 9);
+    assert_eq!(examples::col_4x8().apply_inverse(9)?, vec![1, 2]);
+    // The transpose: apply(i, j) = j·3 + i.
+    let transpose = Layout::reg_p([1, 0], [3, 4])?;
+    for (i, j) in [(0, 0), (2, 1), (1, 3)] {
+        assert_eq!(transpose.apply(&[i, j])?, j * 3 + i);
+    }
+    assert_eq!(transpose.apply(&[2, 1])?, 5);
+    assert_eq!(transpose.apply_inverse(5)?, vec![2, 1]);
+    // reg_p perm [2, 0, 1] dims [2, 3, 4]: σ(n) = [4, 2, 3], σ(1, 2, 3) = (3, 1, 2) → (3·2 + 1)·3 + 2 = 23.
+    let permuted = Layout::reg_p([2, 0, 1], [2, 3, 4])?;
+    assert_eq!(permuted.apply(&[1, 2, 3])?, 23);
+    assert_eq!(permuted.apply_inverse(23)?, vec![1, 2, 3]);
+    assert_bijective(&permuted);
+    // order_by(row [2, 3], col [2, 2]): 5·4 + 2 = 22.
+    let stacked = Layout::order_by([Layout::row([2, 3])?, Layout::col([2, 2])?])?;
+    assert_eq!(stacked.apply(&[1, 2, 0, 1])?, 22);
+    assert_eq!(stacked.apply_inverse(22)?, vec![1, 2, 0, 1]);
+    assert_bijective(&stacked);
+    // group_by [4, 8](col [8, 4]): B([4, 8], (1, 2)) = 10 → (2, 2) over [8, 4] → 2·8 + 2 = 18.
+    let regrouped = Layout::group_by([4, 8], [Layout::col([8, 4])?])?;
+    assert_eq!(regrouped.apply(&[1, 2])?, 18);
+    assert_eq!(regrouped.apply_inverse(18)?, vec![1, 2]);
+    assert_bijective(&regrouped);
+    // group_by with no object is row-major over its dims.
+    assert_same_semantics(&Layout::group_by([3, 5], Vec::<Layout>::new())?, &Layout::row([3, 5])?);
+    // expand_by (row [4, 4]) dims [3, 3] to [4, 4]: apply(1, 2) = 5, row 3 is padding, inv(5) = (1, 2).
+    let padded = Layout::expand_by(Layout::row([4, 4])?, [3, 3], [4, 4])?;
+    assert_eq!(padded.apply(&[1, 2])?, 5);
+    assert_eq!(padded.apply(&[3, 0])?, NO_ELEMENT);
+    assert_eq!(padded.apply_inverse(5)?, vec![1, 2]);
+    // antidiag(4) laid out by rows.
+    let antidiag4 = antidiag(4)?;
+    let by_rows: Vec<u64> = all_indices(&antidiag4).map(|index| antidiag4.apply(&index)).collect::<Result<_>>()?;
+    assert_eq!(by_rows, vec![0, 1, 3, 6, 2, 4, 7, 10, 5, 8, 11, 13, 9, 12, 14, 15]);
+    // rev(3, 2): f(i, j) = (2 − i)·2 + (1 − j).
+    assert_eq!(rev(3, 2)?.apply(&[2, 1])?, 0);
+    assert_eq!(rev(3, 2)?.apply(&[0, 0])?, 5);
     Ok(())
 }

@@ -1,4 +1,4 @@
-//! Parser for the custom forms of the dialect spec (`../shared/spec/dialect.md`), from the token after the op
+//! Parser for the dialect's custom forms (`docs/reference/syntax.md`), from the token after the op
 //! name to the end of the op. Messages follow MLIR's parser (`expected '[' after 'dims'`).
 
 use crate::ops::OpKind;

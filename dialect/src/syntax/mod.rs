@@ -1,6 +1,6 @@
 //! The assembly-format layer of the dialect: the dialect is registered through IRDL, so MLIR only parses and
 //! prints lego ops in the generic form. This module rewrites the custom syntax users write
-//! (`../shared/spec/dialect.md`) to the generic form (`docs/generic-form.md`) before MLIR parses a text, and
+//! (`docs/reference/syntax.md`) to the generic form (`docs/generic-form.md`) before MLIR parses a text, and
 //! MLIR's printed generic lego ops back to the custom syntax.
 //!
 //! It is pure text processing over MLIR's lexical grammar ([`lexer`]): it needs no MLIR context, and what it

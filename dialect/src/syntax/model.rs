@@ -433,7 +433,7 @@ impl LegoOp {
         let name = format!("{}lego.{}", results_prefix(results), self.name().suffix());
         let list = |values: &[String]| values.join(", ");
         match self {
-            // dialect.md's printed spelling: no space between an op name or keyword and a following `[`.
+            // docs/reference/syntax.md's printed spelling: no space between an op name or keyword and a following `[`.
             LegoOp::Row { dims, ty } | LegoOp::Col { dims, ty } => format!("{name}{} : {ty}", dims_text(dims)),
             LegoOp::RegP { perm, dims, ty } => {
                 let perm: Vec<Dim> = perm.iter().map(|&entry| Dim::Static(entry)).collect();

@@ -1,8 +1,8 @@
-//! The two generators of the lowering, defined recursively over the layout constructors (semantics.md) and
+//! The two generators of the lowering, defined recursively over the layout constructors (docs/reference/semantics.md) and
 //! run with explicit stacks (layout chains of any depth):
 //! [`emit_apply`] (logical index → flat) and [`emit_inverse`] (flat → logical index).
 //!
-//! The output is the published op form of lowering-form.md §2: plain unsigned `arith` (`muli`, `addi`,
+//! The output is the published op form of docs/reference/lowering.md §2: plain unsigned `arith` (`muli`, `addi`,
 //! `divui`, `remui`), `B` / `B⁻¹` as [`Builder::flatten`] / [`Builder::unflatten`], order_by by Horner's rule
 //! and its inverse remui-then-divui block by block, group_by with its round trips (`lego-lower` removes them),
 //! gen_p bodies cloned. Folding, constant uniquing and dead-op erasure are left to the clean-up the pass ends

@@ -157,7 +157,7 @@ impl<'s, 'c, 'a> Builder<'s, 'c, 'a> {
         dims.iter().fold(Dim::Static(1), |product, dim| self.mul(product, *dim))
     }
 
-    /// `B(basis, indices)` in the published form (lowering-form.md §2, flatten): innermost first,
+    /// `B(basis, indices)` in the published form (docs/reference/lowering.md §2, flatten): innermost first,
     /// `acc = addi(acc, muli(i_k, stride_k))` with the stride the running product `n_N · n_{N−1} · …` of the
     /// inner sizes. One index is returned as is; a stride of 1 or an accumulator of 0 emit nothing.
     pub fn flatten(&self, indices: &[Value<'c, 'a>], basis: &[Dim<'c, 'a>]) -> Value<'c, 'a> {
@@ -183,7 +183,7 @@ impl<'s, 'c, 'a> Builder<'s, 'c, 'a> {
         accumulator.unwrap_or_else(|| self.constant(0))
     }
 
-    /// `B⁻¹(basis, flat)` in the published form (lowering-form.md §2, unflatten): outermost first,
+    /// `B⁻¹(basis, flat)` in the published form (docs/reference/lowering.md §2, unflatten): outermost first,
     /// `q_k = divui(cur, S_k)`, `cur = remui(cur, S_k)` with `S_k` the left-to-right product of the sizes
     /// after k; the last index is what remains. A size that is the literal 1 gives index 0 and no op. One
     /// size gives `[flat]`.

@@ -1,4 +1,4 @@
-//! The direct lowering of `lego.tile_by` (semantics.md, tile_by; lowering-form.md §2–§3): what `lego-to-arith`
+//! The direct lowering of `lego.tile_by` (docs/reference/semantics.md, tile_by; docs/reference/lowering.md §2–§3): what `lego-to-arith`
 //! and `lego-lower` compute for an `apply` / `apply_inverse` whose layout is a `tile_by`, without going through
 //! the normal form.
 //!
@@ -61,10 +61,30 @@ impl<'c, 'a> Tiling<'c, 'a> {
         Ok(Tiling { levels, blocks, rank })
     }
 
-    /// semantics.md's identity shortcut: `q_t = q_o` and `t_{h,k}` is the same value as `o_{h,k}`.
+    /// docs/reference/semantics.md's identity shortcut: `q_t = q_o` and `t_{h,k}` is the same value as `o_{h,k}`.
     fn is_identity(&self) -> bool {
         self.levels.len() == self.blocks.len()
             && self.levels.iter().zip(&self.blocks).all(|(level, block)| level.iter().zip(block).all(|(t, o)| same_dim(t, o)))
+    }
+
+    /// The size-consistency equations of the symbolic-size contract (docs/reference/semantics.md: `Π_l t_{l,k} = Π_h o_{h,k}`
+    /// for every dim `k`; the verifier checks it when the sizes are known): `(Π_l t_{l,k}, Π_h o_{h,k})` for each
+    /// dim where some size is symbolic and the two sides are not the same value already. None for the identity
+    /// shortcut (its indices pass through: no equation is used). The products are emitted (left to right).
+    pub(super) fn consistency(&self, b: &Builder<'_, 'c, 'a>) -> Vec<(Dim<'c, 'a>, Dim<'c, 'a>)> {
+        if self.is_identity() {
+            return Vec::new();
+        }
+        (0..self.rank)
+            .filter_map(|k| {
+                let (tiles, blocks) = (self.level_sizes(k), self.block_sizes(k));
+                if tiles.iter().chain(&blocks).all(|dim| matches!(dim, Dim::Static(_))) {
+                    return None;
+                }
+                let (tiles, blocks) = (b.product(&tiles), b.product(&blocks));
+                (!same_dim(&tiles, &blocks)).then_some((tiles, blocks))
+            })
+            .collect()
     }
 
     /// `[t_{0,k}, t_{1,k}, …]`.

@@ -2,10 +2,11 @@
 //! the arithmetic of [`super::emit`] inserted right before it (and a `memref.load` / `memref.store`).
 
 use super::{
-    emit::{dynamic_sizes, emit_apply, emit_inverse, inverse_domain_size, logical_dims, Site},
+    emit::{dynamic_sizes, emit_apply, emit_inverse, inverse_domain_size, logical_dims, node, Site},
+    tile_by::Tiling,
     ir::{defining_op, erase, first_result, replace_all_uses, results, Builder, Located, Result},
 };
-use lego_dialect::ops::{build_assume_bounds, constant_index_value, Dim, OpKind};
+use lego_dialect::ops::{build_assume_bounds, constant_index_value, Dim, LayoutOp, OpKind};
 use melior::ir::{operation::OperationLike, r#type::TypeLike, OperationRef, Type, Value, ValueLike};
 use melior::Context;
 
@@ -141,11 +142,11 @@ enum Inputs<'s, 'c, 'a> {
 }
 
 /// States the layout's contract on `inputs` as `lego.assume_bounds` marked [`lego_dialect::ops::LAYOUT_CONTRACT_ATTR`]:
-/// - each index below its logical dim, a flat position below the inverse's domain (semantics.md leaves
+/// - each index below its logical dim, a flat position below the inverse's domain (docs/reference/semantics.md leaves
 ///   other inputs unspecified);
 /// - each size given as an SSA value in `[1, 2^63)` and a flat position below 2^63 when its bound is not a
 ///   literal: sizes are positive, and indices and sizes are non-negative `index` values — which the
-///   lowering already relies on (semantics.md: indices and sizes are non-negative and do not wrap).
+///   lowering already relies on (docs/reference/semantics.md: indices and sizes are non-negative and do not wrap).
 ///
 /// The facts are what lets `lego-arith-simplification` see that a layout's dims bound its indices (the
 /// outermost index of a linearization carries no bound of its own) and read `B⁻¹` as unsigned division.
@@ -161,6 +162,7 @@ fn state_input_bounds<'c, 'a>(
     for size in dynamic_sizes(b, site, layout)? {
         facts.push((size, Some(Dim::Static(1)), signed_limit));
     }
+    let inverse = matches!(inputs, Inputs::Flat(_));
     match inputs {
         Inputs::Indices(indices) => {
             let dims = logical_dims(b, site, layout)?;
@@ -184,6 +186,20 @@ fn state_input_bounds<'c, 'a>(
         let lower = lower.map(|dim| b.size(&dim));
         let upper = b.size(&upper);
         b.insert(build_assume_bounds(b.context, b.location, value, lower, Some(upper), true));
+    }
+    // A tile_by's sizes are consistent (the symbolic-size contract): per dim, the product of the tile dims is
+    // the product of the blocks' dims, stated as `t ≥ o` and `o ≥ t` — an equation the simplifier may use
+    // (e.g. `(x div d) rem m → x div d` once `x < m·d` follows from it). Only for apply_inverse: the inverse
+    // is where the order_by's remainders can be redundant; apply's output stays as it was.
+    if inverse {
+        if let LayoutOp::TileBy { inner, levels } = node(b, site, layout)? {
+            let tiling = Tiling::read(b, site, inner, levels)?;
+            for (tiles, blocks) in tiling.consistency(b) {
+                let (tiles, blocks) = (b.size(&tiles), b.size(&blocks));
+                b.insert(build_assume_bounds(b.context, b.location, tiles, Some(blocks), None, true));
+                b.insert(build_assume_bounds(b.context, b.location, blocks, Some(tiles), None, true));
+            }
+        }
     }
     Ok(())
 }

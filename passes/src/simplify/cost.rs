@@ -289,6 +289,9 @@ fn gcd(a: u128, b: u128) -> u128 {
 }
 
 /// Creates the ops of expression trees before `anchor`.
+/// Users of a value looked at for an op of the program that computes a planned node (see `reusing`).
+const MAX_REUSE_USERS: usize = 16;
+
 pub struct Materializer<'m> {
     pub anchor: MlirOperation,
     pub r#type: MlirType,
@@ -296,11 +299,31 @@ pub struct Materializer<'m> {
     cache: HashMap<Expr, MlirValue>,
     /// Every op created, in creation order.
     pub created: Vec<MlirOperation>,
+    /// Ops of the program that may stand for a planned node computing exactly what they compute (the same
+    /// op on the same operands): the ops the replaced root would free. Taking them keeps the parts of an
+    /// improved root that did not change as the program wrote them — in place, operands in their order.
+    reuse: HashSet<Key>,
+    /// The ops of `reuse` taken (they stay alive: no longer freed by the rewrite).
+    pub reused: Vec<MlirOperation>,
 }
 
 impl<'m> Materializer<'m> {
     pub fn new(anchor: MlirOperation, r#type: MlirType, values: &'m HashMap<Key, MlirValue>) -> Self {
-        Materializer { anchor, r#type, values, cache: HashMap::default(), created: Vec::new() }
+        Materializer {
+            anchor,
+            r#type,
+            values,
+            cache: HashMap::default(),
+            created: Vec::new(),
+            reuse: HashSet::default(),
+            reused: Vec::new(),
+        }
+    }
+
+    /// Lets `emit` take the program's own ops among `ops` where they compute a planned node exactly.
+    pub fn reusing(mut self, ops: impl IntoIterator<Item = MlirOperation>) -> Self {
+        self.reuse = ops.into_iter().map(ir::op_key).collect();
+        self
     }
 
     /// The value emitted for `expr`, if it was.
@@ -319,12 +342,58 @@ impl<'m> Materializer<'m> {
             Expr::Value(key) => *self.values.get(key)?,
             Expr::Const(constant) => self.create_constant(*constant)?,
             Expr::Bin(kind, a, b) => {
-                let (a, b) = (self.emit(a)?, self.emit(b)?);
-                self.create(kind.op_name(), &[a, b])?
+                // Constants are matched by value (the program's may be other SSA constants): emitted only
+                // when no op of the program is taken.
+                let a_value = if matches!(**a, Expr::Const(_)) { None } else { Some(self.emit(a)?) };
+                let b_value = if matches!(**b, Expr::Const(_)) { None } else { Some(self.emit(b)?) };
+                if let Some(existing) = self.existing(*kind, (a, a_value), (b, b_value)) {
+                    existing
+                } else {
+                    let a = match a_value {
+                        Some(value) => value,
+                        None => self.emit(a)?,
+                    };
+                    let b = match b_value {
+                        Some(value) => value,
+                        None => self.emit(b)?,
+                    };
+                    self.create(kind.op_name(), &[a, b])?
+                }
             }
         };
         self.cache.insert(expr.clone(), value);
         Some(value)
+    }
+
+    /// An op of `reuse` computing `kind` of exactly these operands (either order for a commutative op: the
+    /// program's order is kept), each a value or a constant (matched by its value).
+    fn existing(
+        &mut self,
+        kind: BinKind,
+        a: (&Expr, Option<MlirValue>),
+        b: (&Expr, Option<MlirValue>),
+    ) -> Option<MlirValue> {
+        if self.reuse.is_empty() {
+            return None;
+        }
+        let matches = |operand: Option<MlirValue>, (expr, value): (&Expr, Option<MlirValue>)| match (operand, value, expr) {
+            (Some(operand), Some(value), _) => ir::key(operand) == ir::key(value),
+            (Some(operand), None, Expr::Const(constant)) => ir::constant_value(operand) == Some(*constant),
+            _ => false,
+        };
+        let probe = a.1.or(b.1)?;
+        let users = ir::users_up_to(probe, MAX_REUSE_USERS)?;
+        let commutative = matches!(kind, BinKind::Add | BinKind::Mul);
+        let found = users.into_iter().find(|user| {
+            self.reuse.contains(&ir::op_key(*user))
+                && ir::op_name(*user) == kind.op_name()
+                && ir::operand_count(*user) == 2
+                && ir::result(*user, 0).is_some_and(|result| ir::value_type(result).ptr == self.r#type.ptr)
+                && ((matches(ir::operand(*user, 0), a) && matches(ir::operand(*user, 1), b))
+                    || (commutative && matches(ir::operand(*user, 0), b) && matches(ir::operand(*user, 1), a)))
+        })?;
+        self.reused.push(found);
+        ir::result(found, 0)
     }
 
     fn insert(&mut self, operation: melior::ir::Operation) -> Option<MlirValue> {

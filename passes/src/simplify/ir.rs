@@ -293,9 +293,11 @@ pub fn erase(op: MlirOperation) {
 }
 
 /// Erases the ops of `ops` that `erasable` accepts once their results are unused, repeatedly, so that users
-/// go before their operands whatever the order of `ops`.
+/// go before their operands whatever the order of `ops`. An op listed twice (two `lego.assume`s of one
+/// condition, merged by CSE) is erased once: erasing it again would free it twice.
 pub fn erase_unused(ops: &[MlirOperation], erasable: impl Fn(MlirOperation) -> bool) {
-    let mut remaining: Vec<MlirOperation> = ops.to_vec();
+    let mut seen = std::collections::HashSet::new();
+    let mut remaining: Vec<MlirOperation> = ops.iter().copied().filter(|op| seen.insert(op_key(*op))).collect();
     loop {
         let before = remaining.len();
         remaining.retain(|op| {

@@ -15,7 +15,7 @@
 //! from the IR ([`validate`]); a rewrite that cannot be proved is not applied and reported (a warning when Z3
 //! could not decide, an error with the counterexample when it refuted the rewrite — a simplifier bug).
 //!
-//! The arithmetic model is semantics.md's: division by zero is undefined (so `x remui d < d` and `d ≠ 0`
+//! The arithmetic model is docs/reference/semantics.md's: division by zero is undefined (so `x remui d < d` and `d ≠ 0`
 //! wherever the program divides by `d`), and with `assume-no-wrap=true` (the default) index arithmetic does
 //! not wrap, so sums and products of index values are their mathematical values. With `assume-no-wrap=false`
 //! nothing more is assumed: a sum that may wrap around is left as written (`-debug`-style logs under `RUST_LOG=lego=debug` say which condition failed).
@@ -52,7 +52,7 @@ static ID: PassId = PassId::new();
 #[derive(Clone, Default)]
 pub struct ArithSimplification {
     pub verify_rewrites: bool,
-    /// The arithmetic model of semantics.md: index arithmetic does not wrap (option `assume-no-wrap`).
+    /// The arithmetic model of docs/reference/semantics.md: index arithmetic does not wrap (option `assume-no-wrap`).
     pub assume_no_wrap: bool,
 }
 
@@ -342,7 +342,7 @@ impl Plan {
 
     fn worth_it(&self) -> bool {
         // At equal cost: replacing affine index ops, or taking a constant quotient out of a division
-        // (lowering-form.md §4: `(r + 20) div 10 → r div 10 + 2`, the published rewrite).
+        // (docs/reference/lowering.md §4: `(r + 20) div 10 → r div 10 + 2`, the published rewrite).
         self.saving() > (0, 0)
             || (self.saving() == (0, 0)
                 && (self.freed.removes_affine
@@ -525,7 +525,10 @@ fn round(
         if !plan.worth_it() {
             continue;
         }
-        let mut materializer = Materializer::new(def, r#type, &plan.values);
+        // The parts of the root that did not change stay the program's own ops (in place, operands in their
+        // order): only what the rewrite improved is emitted anew.
+        let reusable_ops = plan.freed.ops.iter().copied().filter(|op| ir::op_key(*op) != ir::op_key(def));
+        let mut materializer = Materializer::new(def, r#type, &plan.values).reusing(reusable_ops);
         let Some(new_value) = materializer.emit(&plan.expr) else {
             dead.list.extend(materializer.created.iter().copied());
             continue;
@@ -533,6 +536,7 @@ fn round(
         if ir::key(new_value) == ir::key(value) {
             continue;
         }
+        keep_operand_order(def, new_value, &materializer.created);
         if verify {
             let verdict = validate::validate(&mut ranges, value, new_value, &plan.scoped, smt::SAFETY_NET_MS);
             if !verdict.accept_or_report(def, "rewrite", "the rewrite of this value") {
@@ -550,7 +554,8 @@ fn round(
         }
         summary.rewrites += 1;
         summary.rules.extend(plan.firings.iter().copied());
-        for op in plan.freed.ops {
+        let reused: HashSet<Key> = materializer.reused.iter().map(|op| ir::op_key(*op)).collect();
+        for op in plan.freed.ops.into_iter().filter(|op| !reused.contains(&ir::op_key(*op))) {
             if dead.ops.insert(ir::op_key(op)) {
                 dead.list.push(op);
             }
@@ -559,6 +564,33 @@ fn round(
     }
     drop(ranges);
     changed
+}
+
+/// A new commutative op replacing `old` (the same op kind) takes its operands in `old`'s order where one of
+/// them is one of `old`'s operands at the other position: the rewrite changed one side, not the order.
+fn keep_operand_order(old: MlirOperation, new_value: MlirValue, created: &[MlirOperation]) {
+    let Some(new) = ir::defining_op(new_value) else { return };
+    let name = ir::op_name(new);
+    if !matches!(name, "arith.addi" | "arith.muli")
+        || ir::op_name(old) != name
+        || !created.iter().any(|op| ir::op_key(*op) == ir::op_key(new))
+    {
+        return;
+    }
+    let (Some(a), Some(b), Some(old_a), Some(old_b)) =
+        (ir::operand(new, 0), ir::operand(new, 1), ir::operand(old, 0), ir::operand(old, 1))
+    else {
+        return;
+    };
+    let same = |x: MlirValue, y: MlirValue| ir::key(x) == ir::key(y);
+    let in_order = same(a, old_a) || same(b, old_b);
+    if !in_order && (same(a, old_b) || same(b, old_a)) {
+        // SAFETY: `new` is an op this rewrite created, with two operands.
+        unsafe {
+            mlir_sys::mlirOperationSetOperand(new, 0, b);
+            mlir_sys::mlirOperationSetOperand(new, 1, a);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -109,7 +109,7 @@ pub struct Ranges {
     /// Assumptions not in the block defining their value: `(assumption, value, REL, other)`; they hold where
     /// the assumption dominates (see `Engine::collect_scoped_facts`). By the block holding the assumption.
     dominating: HashMap<Key, Vec<(MlirOperation, MlirValue, Rel, MlirValue)>>,
-    /// The arithmetic model (semantics.md, `assume-no-wrap`): index arithmetic of the program does not wrap,
+    /// The arithmetic model (docs/reference/semantics.md, `assume-no-wrap`): index arithmetic of the program does not wrap,
     /// so a sum or product of non-negative values is its mathematical value.
     pub assume_no_wrap: bool,
 }

@@ -1,4 +1,4 @@
-//! Reading index arithmetic into polynomials, and the rewrite rules (semantics.md, Table II) applied while
+//! Reading index arithmetic into polynomials, and the rewrite rules (docs/reference/semantics.md, Table II) applied while
 //! reading, bottom-up, each with its side condition *proved* ([`Engine::fits`], [`Engine::lt`],
 //! [`Engine::nonzero`]: interval arithmetic and structural facts first, Z3 when they cannot decide).
 //!
@@ -127,7 +127,7 @@ pub struct Engine<'r> {
     pub unproved: Vec<String>,
     proof_cache: HashMap<(u8, Poly, Poly), bool>,
     /// Divisors of the program's divisions (and their factors): division by zero is undefined
-    /// (semantics.md), so each is non-zero wherever the division is evaluated.
+    /// (docs/reference/semantics.md), so each is non-zero wherever the division is evaluated.
     divisors: HashSet<Poly>,
     /// Work done for this root (see [`WORK_BUDGET`]).
     work: usize,
@@ -311,7 +311,7 @@ impl<'r> Engine<'r> {
             Atom::Div(x, y) => {
                 let (bx, by) = (self.bounds(&x), self.bounds(&y));
                 if bx.fits() && by.fits() && by.hi >= 1 {
-                    // A zero divisor is undefined (semantics.md): the divisor is at least 1 where this runs.
+                    // A zero divisor is undefined (docs/reference/semantics.md): the divisor is at least 1 where this runs.
                     Bounds { lo: bx.lo / by.hi, hi: bx.hi / by.lo.max(1) }
                 } else {
                     Bounds { lo: 0, hi: TWO_64 - 1 }
@@ -321,7 +321,7 @@ impl<'r> Engine<'r> {
                 let (bx, by) = (self.bounds(&x), self.bounds(&y));
                 let dividend_hi = if bx.fits() { bx.hi } else { TWO_64 - 1 };
                 if by.fits() && by.hi >= 1 {
-                    // x remui y < y: a zero divisor is undefined (semantics.md).
+                    // x remui y < y: a zero divisor is undefined (docs/reference/semantics.md).
                     Bounds { lo: 0, hi: dividend_hi.min(by.hi - 1) }
                 } else {
                     Bounds { lo: 0, hi: dividend_hi }
@@ -479,13 +479,21 @@ impl<'r> Engine<'r> {
             match self.atoms[atom].clone() {
                 // Rule 3: (x mod d) < d for d ≠ 0.
                 Atom::Rem(_, divisor) if &divisor == q => return self.nonzero(q),
+                // y div d < q when y < q·d (d ≥ 1: the program divides by it): y div d ≤ (q·d − 1) div d = q − 1.
+                Atom::Div(dividend, divisor) => {
+                    if let Some(product) = q.mul(&divisor, MONOMIAL_LIMIT) {
+                        if self.nonzero(&divisor) && self.below(&dividend, &product, depth + 1) {
+                            return true;
+                        }
+                    }
+                }
                 Atom::Leaf(_) => {
                     let Some(value) = self.leaf_value(atom) else { return false };
                     for (rel, bound) in self.relations(value) {
                         let other = self.bound_poly(bound);
                         let bounds = self.bounds(&other);
                         let below = match rel {
-                            Rel::Lt => &other == q || (bounds.fits() && bounds.hi <= bq.lo),
+                            Rel::Lt => &other == q || (bounds.fits() && bounds.hi <= bq.lo) || self.same_under_equations(&other, q),
                             Rel::Le => &other.add(&Poly::constant(1)) == q || (bounds.fits() && bounds.hi < bq.lo),
                             _ => false,
                         };
@@ -516,6 +524,78 @@ impl<'r> Engine<'r> {
             }
         }
         false
+    }
+
+    /// `p < q` for the mathematical value of `q`, which need not fit in 64 bits (`q ≥ 0` is required): when
+    /// `q` does not fit, a fact `p < v` with `v` the program's value of `q` (wrapped to 64 bits) still proves
+    /// it — if `q ≥ 2^64`, `p < 2^64 ≤ q` for any `p` that fits; otherwise `v = q`.
+    fn below(&mut self, p: &Poly, q: &Poly, depth: usize) -> bool {
+        if self.fits(q) {
+            return self.lt_structural(p, q, depth);
+        }
+        if self.bounds(q).lo < 0 || !self.fits(p) {
+            return false;
+        }
+        let Some(Atom::Leaf(_)) = p.as_atom().map(|atom| self.atoms[atom].clone()) else { return false };
+        let Some(value) = p.as_atom().and_then(|atom| self.leaf_value(atom)) else { return false };
+        for (rel, bound) in self.relations(value) {
+            if rel != Rel::Lt {
+                continue;
+            }
+            let other = self.bound_poly(bound);
+            if &other == q || self.same_under_equations(&other, q) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Values stated equal to `value`: `value == v` (`lego.assume` of `cmpi eq`), or both `value ≥ v` and
+    /// `v ≥ value` (the size-consistency equations `lego-to-arith{assume-bounds=true}` states for a tile_by's
+    /// inverse as two `lego.assume_bounds … lb :`).
+    fn equal_values(&mut self, value: MlirValue) -> Vec<MlirValue> {
+        let relations = self.relations(value);
+        let mut equal = Vec::new();
+        for (rel, bound) in &relations {
+            let Bound::Value(other) = bound else { continue };
+            let stated = match rel {
+                Rel::Eq => true,
+                Rel::Ge => relations.iter().any(|(r, b)| *r == Rel::Le && matches!(b, Bound::Value(v) if ir::key(*v) == ir::key(*other))),
+                _ => false,
+            };
+            if stated && ir::key(*other) != ir::key(value) && !equal.iter().any(|v: &MlirValue| ir::key(*v) == ir::key(*other)) {
+                equal.push(*other);
+            }
+        }
+        equal
+    }
+
+    /// Whether `a` and `b` are the same polynomial once each leaf with a stated equal value is replaced by that
+    /// value's polynomial (identities modulo 2^64, as the facts are about the program's values).
+    fn same_under_equations(&mut self, a: &Poly, b: &Poly) -> bool {
+        let mut atoms = a.atoms();
+        atoms.extend(b.atoms());
+        atoms.sort_unstable();
+        atoms.dedup();
+        let (mut a, mut b) = (a.clone(), b.clone());
+        let mut substituted = false;
+        for atom in atoms {
+            let Some(value) = self.leaf_value(atom) else { continue };
+            for other in self.equal_values(value) {
+                let by = self.poly_of(other);
+                if by.atoms().contains(&atom) || by.as_atom().is_some_and(|id| self.leaf_value(id).is_some()) {
+                    // Not a definition of the leaf by other atoms (one leaf equal to another is not used: it
+                    // could substitute back and forth).
+                    continue;
+                }
+                let (Some(new_a), Some(new_b)) = (substitute(&a, atom, &by), substitute(&b, atom, &by)) else { continue };
+                a = new_a;
+                b = new_b;
+                substituted = true;
+                break;
+            }
+        }
+        substituted && a == b
     }
 
     // -------------------------------------------------------------------------------------------------
@@ -1284,4 +1364,18 @@ fn gcd(a: i128, b: i128) -> i128 {
     } else {
         gcd(b, a % b)
     }
+}
+
+/// `poly` with every occurrence of `atom` replaced by `by` (exact modulo 2^64); `None` past the monomial limit.
+fn substitute(poly: &Poly, atom: AtomId, by: &Poly) -> Option<Poly> {
+    let mut result = Poly::zero();
+    for (monomial, coefficient) in poly.terms() {
+        let rest: Vec<AtomId> = monomial.iter().copied().filter(|id| *id != atom).collect();
+        let mut term = Poly::monomial(rest, coefficient);
+        for _ in 0..monomial.len() - monomial.iter().filter(|id| **id != atom).count() {
+            term = term.mul(by, MONOMIAL_LIMIT)?;
+        }
+        result = result.add(&term);
+    }
+    Some(result)
 }

@@ -13,6 +13,18 @@
 //!
 //! Facts: `lego.assume` / `lego.assume_bounds` anywhere in the enclosing function, `scf.for` bounds of
 //! induction variables in the slice, and symbolic layout sizes ≥ 1.
+//!
+//! **Size checks.** A layout has at most 2^63 − 1 elements (docs/sizes.md); the dialect verifier
+//! checks layouts whose sizes are known, and for symbolic sizes it is the run-time contract. So
+//! `lego-generate-bounds-checks` also puts, right before each layout op whose element count involves a
+//! symbolic size, a check of that count as plain IR: with `K` the product of its known sizes and `d1 … dk`
+//! its symbolic ones, `q = (((2^63 − 1) div K) div d1) … div dk` and `cf.assert (0 < q)`, marked
+//! `{lego.size_check}`. No multiplication, so the check cannot wrap itself: `q ≥ 1` exactly when
+//! `K · d1 ⋯ dk ≤ 2^63 − 1`. (Which count: the op's own sizes for a constructor with a size list — for
+//! `tile_by` its tile sizes, for `expand_by` its expanded sizes — and all logical sizes for an `order_by`.)
+//! `lego-external-smt-verifier` proves it like the asserts (facts as above, the divisors being sizes ≥ 1):
+//! refuted, an error `Size overflow is possible (proven by Z3)` at the layout op; erased afterwards unless
+//! unproved with `keep-unproved=true`. A check that stays in the IR lowers to a run-time assertion.
 
 use crate::{
     diagnostics,
@@ -21,14 +33,16 @@ use crate::{
     smt_encode::{enclosing_function, EncodeError, Encoder},
     verify_common::{self, describe_unknown, show, warn_encode_error, with_clause, VerifyOptions},
 };
-use lego_dialect::ops::{index_operands, walk_ops, OpKind};
+use crate::lowering::ir::{defining_op, erase, op_has_uses, Builder};
+use lego_dialect::ops::{index_operands, layout_op, logical_dims, walk_ops, Dim, LayoutFactsCache, LayoutOp, OpKind};
 use lego_smt::{Outcome, Query, Term, Value as SmtValue, Violation};
 use melior::{
     ir::{
+        attribute::StringAttribute,
         operation::{OperationBuilder, OperationLike, OperationResult},
-        OperationRef, Value,
+        Attribute, OperationRef, Value,
     },
-    IrRewriter,
+    Context, IrRewriter,
 };
 use std::time::Instant;
 
@@ -46,7 +60,7 @@ pub fn create_generate(_: &Options) -> Result<melior::pass::Pass, RegistryError>
 }
 
 /// The assert to put before `op`: its name and operands (layout first).
-fn obligation<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<(OpKind, Vec<Value<'c, 'a>>)> {
+pub(crate) fn obligation<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<(OpKind, Vec<Value<'c, 'a>>)> {
     match OpKind::of(&op)? {
         OpKind::Apply => Some((OpKind::AssertApplyBounds, op.operands().collect())),
         OpKind::ApplyInverse => Some((OpKind::AssertInvBounds, op.operands().collect())),
@@ -95,6 +109,7 @@ impl LegoPass for GenerateBoundsChecks {
                 }
             }
         });
+        insert_size_checks(root);
         let rewriter = IrRewriter::from_op(root);
         let rewriter = rewriter.as_rewriter_base();
         for op in uses {
@@ -112,6 +127,134 @@ impl LegoPass for GenerateBoundsChecks {
         Ok(())
     }
 }
+
+// -----------------------------------------------------------------------------------------------------------
+// Size checks (module documentation)
+
+/// The unit attribute that marks a size check's `cf.assert`.
+pub const SIZE_CHECK_ATTR: &str = "lego.size_check";
+
+/// Whether `op` is a size check's `cf.assert`.
+fn is_size_check(op: &OperationRef) -> bool {
+    op.name().as_string_ref().as_str() == Ok("cf.assert") && op.has_attribute(SIZE_CHECK_ATTR)
+}
+
+/// The sizes whose product is `layout`'s element count as this op makes it (module documentation); `None`
+/// when the op's structure is not visible.
+fn counted_sizes<'c, 'a>(op: OperationRef<'c, 'a>, facts: &mut LayoutFactsCache) -> Option<Vec<Dim<'c, 'a>>> {
+    match layout_op(op).ok()?? {
+        LayoutOp::Row { dims }
+        | LayoutOp::Col { dims }
+        | LayoutOp::RegP { dims, .. }
+        | LayoutOp::GenP { dims, .. }
+        | LayoutOp::GroupBy { dims, .. } => Some(dims),
+        LayoutOp::TileBy { levels, .. } => Some(levels.into_iter().flatten().collect()),
+        LayoutOp::ExpandBy { to_dims, .. } => Some(to_dims),
+        // One part: the part's count, checked at the part. All sizes known: the verifier's. Otherwise spell
+        // the logical dims (cheap checks first: chains of order_by can be very deep).
+        LayoutOp::OrderBy { objects } => {
+            let result = op.result(0).ok()?.into();
+            if objects.len() < 2 || facts.facts(result).volume.is_some() {
+                return None;
+            }
+            logical_dims(result)
+        }
+    }
+}
+
+/// Inserts a size check before every layout op whose element count involves a symbolic size and that has
+/// none yet (so the pass stays idempotent).
+fn insert_size_checks(root: OperationRef) {
+    let handle = crate::mlir_context::ContextHandle::of(&root);
+    let context = handle.get();
+    let mut layouts = Vec::new();
+    let mut checked = std::collections::HashSet::new();
+    walk_ops(root, &mut |op| {
+        if OpKind::of(&op).is_some_and(OpKind::is_layout_constructor) {
+            layouts.push(op);
+        }
+        if is_size_check(&op) {
+            if let Some(next) = op.next_in_block() {
+                checked.insert(next.to_raw().ptr as usize);
+            }
+        }
+    });
+    let mut facts = LayoutFactsCache::default();
+    for op in layouts {
+        if checked.contains(&(op.to_raw().ptr as usize)) {
+            continue;
+        }
+        if let Some(sizes) = counted_sizes(op, &mut facts) {
+            insert_size_check(context, op, &sizes);
+        }
+    }
+}
+
+fn insert_size_check<'c, 'a>(context: &'c Context, op: OperationRef<'c, 'a>, sizes: &[Dim<'c, 'a>]) {
+    let mut known = lego_algebra::ElementCount::one();
+    let mut symbolic = Vec::new();
+    for size in sizes {
+        match size.known() {
+            // Non-positive sizes and too large known products are the dialect verifier's errors.
+            Some(value) if value < 1 => return,
+            Some(value) => known.multiply(value as u64),
+            None => symbolic.push(*size),
+        }
+    }
+    let Some(known) = known.to_u64().filter(|_| known.fits()) else { return };
+    if symbolic.is_empty() {
+        return;
+    }
+    let Some(b) = Builder::before(context, op) else { return };
+    // K ≤ 2^63 − 1, so the quotient is a non-negative i64.
+    let mut quotient = b.constant((lego_algebra::MAX_ELEMENTS / known) as i64);
+    for size in &symbolic {
+        quotient = b.binary("arith.divui", quotient, b.size(size));
+    }
+    let zero = b.constant(0);
+    let fits = b.ult(zero, quotient);
+    let kind = OpKind::of(&op).map_or("lego layout", OpKind::name);
+    let message = format!("'{kind}' sizes multiply to more than 2^63 - 1");
+    b.op(
+        "cf.assert",
+        &[fits],
+        &[],
+        &[("msg", StringAttribute::new(context, &message).into()), (SIZE_CHECK_ATTR, Attribute::unit(context))],
+    );
+}
+
+/// The divisors of a size check's quotient chain (the symbolic sizes), walking back from `fits`.
+fn size_check_divisors<'c: 'a, 'a>(fits: Value<'c, 'a>) -> Vec<Value<'c, 'a>> {
+    let mut divisors = Vec::new();
+    let mut current = defining_op(fits).and_then(|cmp| cmp.operand(1).ok());
+    while let Some(value) = current {
+        let Some(op) = defining_op(value).filter(|op| op.name().as_string_ref().as_str() == Ok("arith.divui")) else {
+            break;
+        };
+        divisors.extend(op.operand(1).ok());
+        current = op.operand(0).ok();
+    }
+    divisors.reverse(); // in the layout's order
+    divisors
+}
+
+/// Erases a size check and the ops that computed its condition, where nothing else uses them.
+fn erase_size_check(op: OperationRef) {
+    let mut pending: Vec<Value> = op.operands().collect();
+    erase(op);
+    while let Some(value) = pending.pop() {
+        let Some(owner) = defining_op(value) else { continue };
+        let name = owner.name();
+        let name = name.as_string_ref().as_str().unwrap_or_default();
+        if matches!(name, "arith.divui" | "arith.cmpi" | "arith.constant") && !op_has_uses(owner) {
+            pending.extend(owner.operands());
+            erase(owner);
+        }
+    }
+}
+
+/// The published-style first sentence of a refuted size check.
+pub const SIZE_OVERFLOW: &str = "Size overflow is possible (proven by Z3)";
 
 // -----------------------------------------------------------------------------------------------------------
 // lego-external-smt-verifier
@@ -163,15 +306,20 @@ impl LegoPass for ExternalSmtVerifier {
         self.options = self.options.started();
         let mut asserts = Vec::new();
         walk_ops(root, &mut |op| {
-            if matches!(OpKind::of(&op), Some(OpKind::AssertApplyBounds | OpKind::AssertInvBounds)) {
+            if matches!(OpKind::of(&op), Some(OpKind::AssertApplyBounds | OpKind::AssertInvBounds)) || is_size_check(&op)
+            {
                 asserts.push(op);
             }
         });
         let mut erased = Vec::new();
+        let mut erased_size_checks = Vec::new();
         let mut failed = false;
         for op in asserts {
             let start = Instant::now();
-            let verdict = match self.check(op) {
+            let size_check = is_size_check(&op);
+            let checked = if size_check { self.check_sizes(op) } else { self.check(op) };
+            let erased = if size_check { &mut erased_size_checks } else { &mut erased };
+            let verdict = match checked {
                 Ok(verdict) => verdict,
                 Err(error) => {
                     warn_encode_error(op.location(), "the bounds obligation", &error);
@@ -181,10 +329,15 @@ impl LegoPass for ExternalSmtVerifier {
             match verdict {
                 Verdict::Proved => {
                     if self.options.verbose {
-                        diagnostics::remark(
-                            op.location(),
-                            &format!("bounds proved (Z3, {}); the assert is removed", verify_common::elapsed(start)),
-                        );
+                        let text = if size_check {
+                            format!(
+                                "sizes proved to multiply to at most 2^63 - 1 (Z3, {}); the size check is removed",
+                                verify_common::elapsed(start)
+                            )
+                        } else {
+                            format!("bounds proved (Z3, {}); the assert is removed", verify_common::elapsed(start))
+                        };
+                        diagnostics::remark(op.location(), &text);
                     }
                     erased.push(op);
                 }
@@ -201,6 +354,9 @@ impl LegoPass for ExternalSmtVerifier {
         for op in erased {
             rewriter.erase_op(op);
         }
+        for op in erased_size_checks {
+            erase_size_check(op);
+        }
         lego_smt::join_background();
         if failed {
             Err(PassFailure("a bounds obligation was refuted".into()))
@@ -211,6 +367,41 @@ impl LegoPass for ExternalSmtVerifier {
 }
 
 impl ExternalSmtVerifier {
+    /// A size check: `0 < q` from the facts, the divisors of `q`'s chain being sizes (≥ 1).
+    fn check_sizes<'c>(&self, op: OperationRef<'c, '_>) -> Result<Verdict, EncodeError<'c>> {
+        let location = op.location();
+        let fits = op.operand(0).map_err(|_| EncodeError { location, message: "cannot verify: the size check has no condition".into() })?;
+        let mut encoder = Encoder::new();
+        let goal = encoder.encode(fits)?;
+        let divisors: Vec<Term> =
+            size_check_divisors(fits).into_iter().map(|value| encoder.encode(value)).collect::<Result<_, _>>()?;
+        let mut facts: Vec<Term> = divisors.iter().map(|size| Term::index(1).ule(size)).collect();
+        if let Some(function) = enclosing_function(op) {
+            facts.extend(encoder.assumptions(function).0);
+        }
+        facts.extend(encoder.discovered_facts());
+        let query = Query { goal: &goal, facts: &facts, observe: &divisors, timeout_ms: self.options.timeout_ms };
+        Ok(match self.options.prove(&query) {
+            Outcome::Proved => Verdict::Proved,
+            Outcome::Unknown(unknown) => {
+                diagnostics::warning(location, &format!("size check {}", describe_unknown(&unknown)));
+                Verdict::Unverified
+            }
+            Outcome::Refuted(cex) => {
+                let with = with_clause(&cex, &[]);
+                let message = match &cex.violation {
+                    Violation::Undefined(what) => format!("computing the sizes hits {what}{with}"),
+                    Violation::Goal => format!(
+                        "the symbolic sizes can be {}, and the sizes of this layout then multiply to more than 2^63 - 1{with}",
+                        cex.observed.iter().map(|value| show(Some(value))).collect::<Vec<_>>().join(", ")
+                    ),
+                };
+                diagnostics::error(location, &format!("{SIZE_OVERFLOW}\n{message}"));
+                Verdict::Refuted
+            }
+        })
+    }
+
     fn check<'c>(&self, op: OperationRef<'c, '_>) -> Result<Verdict, EncodeError<'c>> {
         let location = op.location();
         let operands: Vec<Value> = op.operands().collect();

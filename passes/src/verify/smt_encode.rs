@@ -6,7 +6,7 @@
 //! sitofp/uitofp/fptosi/fptoui, addf/subf/mulf/divf/negf, cmpf, minimumf/maximumf/minnumf/maxnumf,
 //! extf/truncf, sqrt/floor/ceil/absf/round/roundeven/trunc), `scf.if` results (only the taken branch
 //! counts), and the layout ops `lego.apply` / `lego.apply_inverse`, encoded from the layout's constructors
-//! exactly as in `shared/spec/semantics.md` (an independent reading of the spec, not the lowering's).
+//! exactly as in `docs/reference/semantics.md` (an independent reading of the reference, not the lowering's).
 //!
 //! Leaves: integer/index arguments of the enclosing function (universally quantified variables named
 //! `%argN` like MLIR prints them), `scf.for` induction variables (variables with the fact
@@ -593,7 +593,7 @@ impl Encoder {
         }
     }
 
-    // ---- layouts (semantics.md) ------------------------------------------------------------------------
+    // ---- layouts (docs/reference/semantics.md) ------------------------------------------------------------------------
 
     fn layout<'c, 'a>(&self, layout: Value<'c, 'a>, at: Location<'c>) -> Encoded<'c, (OperationRef<'c, 'a>, LayoutOp<'c, 'a>)> {
         if let Ok(result) = OperationResult::try_from(layout) {
@@ -642,7 +642,7 @@ impl Encoder {
             | LayoutOp::RegP { dims, .. }
             | LayoutOp::GenP { dims, .. }
             | LayoutOp::GroupBy { dims, .. } => self.dim_terms(&dims),
-            // expand_by takes its input layout's indices (semantics.md: apply(s⃗) starts with apply(L, s⃗)).
+            // expand_by takes its input layout's indices (docs/reference/semantics.md: apply(s⃗) starts with apply(L, s⃗)).
             LayoutOp::ExpandBy { inner, .. } => self.layout_dims(inner, at),
             LayoutOp::OrderBy { objects } => {
                 let mut all = Vec::new();
@@ -663,7 +663,16 @@ impl Encoder {
 
     /// Number of logical indices of a layout value (`Π dims`).
     pub fn layout_numel<'c>(&mut self, layout: Value<'c, '_>, at: Location<'c>) -> Encoded<'c, Term> {
-        Ok(product(&self.layout_dims(layout, at)?))
+        let dims = self.layout_dims(layout, at)?;
+        // Constant sizes are counted exactly: a 64-bit product could wrap to a small count (2^64 + 4 → 4).
+        // The dialect verifier rejects such layouts; this keeps the encoding honest for IR that skipped it.
+        if let Some(sizes) = dims.iter().map(Term::as_const).collect::<Option<Vec<u64>>>() {
+            let count = lego_algebra::ElementCount::of(sizes);
+            if !count.fits() {
+                return fail(at, format!("cannot verify: the layout {}", lego_algebra::too_many_elements(&count, false)));
+            }
+        }
+        Ok(product(&dims))
     }
 
     /// Exclusive bound of valid `apply_inverse` inputs: `Π n⃗` for an `expand_by … dims n⃗`, the number of
@@ -736,7 +745,7 @@ impl Encoder {
                 Ok(x)
             }
             LayoutOp::TileBy { inner, levels } => {
-                // semantics.md tile_by: identity shortcut, else combine levels per dim and split over blocks.
+                // docs/reference/semantics.md tile_by: identity shortcut, else combine levels per dim and split over blocks.
                 let blocks = self.tile_blocks(inner, at)?;
                 if tile_is_identity(&levels, &blocks) {
                     return self.layout_apply(inner, indices, at);
@@ -867,7 +876,7 @@ impl Encoder {
         }
     }
 
-    /// The blocks of a tile_by's input `order_by` (semantics.md: d_o = rank of the first block).
+    /// The blocks of a tile_by's input `order_by` (docs/reference/semantics.md: d_o = rank of the first block).
     fn tile_blocks<'c: 'a, 'a>(&self, inner: Value<'c, 'a>, at: Location<'c>) -> Encoded<'c, Vec<Value<'c, 'a>>> {
         match self.layout(inner, at)? {
             (_, LayoutOp::OrderBy { objects }) if !objects.is_empty() => Ok(objects),
@@ -1061,7 +1070,7 @@ pub fn enclosing_function<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationR
     None
 }
 
-/// semantics.md's identity shortcut: as many levels as blocks, every tile dim the same value (same SSA value or
+/// docs/reference/semantics.md's identity shortcut: as many levels as blocks, every tile dim the same value (same SSA value or
 /// equal constants) as the block's dim.
 fn tile_is_identity(levels: &[Vec<Dim>], blocks: &[Value]) -> bool {
     levels.len() == blocks.len()
@@ -1090,7 +1099,7 @@ pub fn argument_with_attribute(function: &OperationRef, name: &str) -> Vec<usize
 
 #[cfg(test)]
 mod tests {
-    //! The encoder's reading of semantics.md (`lego.apply` / `lego.apply_inverse` from the constructors) is
+    //! The encoder's reading of docs/reference/semantics.md (`lego.apply` / `lego.apply_inverse` from the constructors) is
     //! checked against lego-algebra on seeded random layouts: every op, nesting, symbolic sizes, and the
     //! paper's rev/antidiag gen_p's. The terms are evaluated exactly (lego_smt's evaluator).
     use super::*;

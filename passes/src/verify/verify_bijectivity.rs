@@ -403,7 +403,7 @@ impl VerifyBijectivity {
     }
 
     /// Verbose: says whether a composite layout is a bijection because it is built only from bijective
-    /// pieces with matching sizes (semantics.md's size rules).
+    /// pieces with matching sizes (docs/reference/semantics.md's size rules).
     fn remark_composite(&self, op: OperationRef, status: &HashMap<usize, Status>) {
         let value: MlirValue = match op.result(0) {
             Ok(result) => result.into(),
@@ -493,7 +493,7 @@ pub(crate) fn encode_gen_p<'c>(
     let numel = product(&dims);
 
     let mut facts = Vec::new();
-    // Sizes are ≥ 1 (dialect.md); symbolic sizes are bounded so that the element count (and every prefix
+    // Sizes are ≥ 1 (docs/reference/verifier.md); symbolic sizes are bounded so that the element count (and every prefix
     // product) stays at most 2^32, so no size computation wraps.
     let bound = Term::index(SYMBOLIC_NUMEL_BOUND);
     let mut prefix = Term::index(1);
@@ -613,7 +613,7 @@ fn composite_bijective(encoder: &mut Encoder, layout: MlirValue, status: &HashMa
         }
         LayoutOp::TileBy { inner, levels } => {
             composite_bijective(encoder, inner, status, options)?;
-            // semantics.md: the per-dim rule is Π_l t_{l,k} = Π_h o_{h,k} over the input order_by's blocks.
+            // docs/reference/semantics.md: the per-dim rule is Π_l t_{l,k} = Π_h o_{h,k} over the input order_by's blocks.
             let Some((_, LayoutOp::OrderBy { objects: blocks })) = ops::defining_layout(inner) else {
                 return Err("tile_by input is not a visible order_by".into());
             };

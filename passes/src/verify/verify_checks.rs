@@ -3,7 +3,7 @@
 //!
 //! The address operand is an `index` (or integer) expression of the enclosing function's arguments; one of
 //! them carries the unit attribute `lego.thread_id`. The address may be computed by arith ops (after
-//! `lego-to-arith`) or by `lego.apply` on a visible layout (encoded from semantics.md). Every other
+//! `lego-to-arith`) or by `lego.apply` on a visible layout (encoded from docs/reference/semantics.md). Every other
 //! variable (function arguments, loop induction variables) is universally quantified within the facts
 //! (`lego.assume`, `lego.assume_bounds`, loop bounds) and is *uniform across a warp*: all lanes see the same
 //! value. The thread id is the only per-lane value.
@@ -200,6 +200,27 @@ impl LegoPass for Verify {
             }
         });
         let mut failed = false;
+        // A check judged on an unspecified value (a constant input outside its layout in the address's slice)
+        // is an error at that input's use (crate::constant_inputs).
+        let feeding = crate::constant_inputs::uses_feeding_checks(root);
+        if !feeding.is_empty() {
+            let mut uses = Vec::new();
+            walk_ops(root, &mut |op| {
+                if feeding.contains(&crate::constant_inputs::key(op)) {
+                    uses.push(op);
+                }
+            });
+            for op in uses {
+                let mut facts = lego_dialect::ops::LayoutFactsCache::default();
+                if let (Some(reason), Some(kind)) =
+                    (crate::constant_inputs::constant_input_outside(op, &mut facts), OpKind::of(&op))
+                {
+                    let why = crate::constant_inputs::FEEDS_CHECK;
+                    diagnostics::error(op.location(), &format!("'{}' op {reason}{why}", kind.name()));
+                    failed = true;
+                }
+            }
+        }
         for op in &checks {
             for verdict in self.check(*op) {
                 failed |= matches!(verdict, Verdict::Refuted | Verdict::Malformed);

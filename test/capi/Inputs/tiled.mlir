@@ -1,4 +1,4 @@
-// Input of lower.c: worked example 3 of semantics.md, tile_by (order_by(row [8, 12])) tile_dims [[2, 4], [4, 3]];
+// Input of lower.c: worked example 3 of docs/reference/semantics.md, tile_by (order_by(row [8, 12])) tile_dims [[2, 4], [4, 3]];
 // apply(1, 2, 3, 1) = (1·4+3)·12 + 2·3+1 = 91.
 func.func @tiled(%ti: index, %tk: index, %i: index, %k: index) -> index {
   %row = lego.row [8, 12] : !lego.layout

@@ -5,7 +5,7 @@
   deep_chain.py order_by-inverse DEPTH    the same, then lego.apply and lego.apply_inverse
   deep_chain.py group_by DEPTH            %l_k = group_by [4, 8] of %l_{k-1} (generic form), then lego.apply
 
-PER_LINE ops share one line (as in ../../shared/fuzz-findings/make_deep.py's inputs): long lines, few of them.
+PER_LINE ops share one line (as in the fuzz findings' own inputs): long lines, few of them.
 The output goes to stdout."""
 import sys
 

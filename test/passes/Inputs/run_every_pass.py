@@ -19,9 +19,10 @@ import subprocess
 import sys
 import tempfile
 
-# Whole-program pipelines whose work after lego-lower is upstream's (GPU serialization, LLVM's SPIR-V backend):
-# lego-lower itself is run on every file, these are not.
-TARGET_PIPELINES = {"lego-to-nvvm", "lego-to-rocdl", "lego-to-spirv", "lego-to-xevm", "lego-to-llvmspirv"}
+# Whole-program pipelines whose work after lego-lower is upstream's (GPU serialization, LLVM's SPIR-V and
+# WebAssembly backends): lego-lower itself is run on every file, these are not. (lego-to-wasm is lego-to-llvm,
+# which is run, then lego-wasm-emit, which is run too.)
+TARGET_PIPELINES = {"lego-to-nvvm", "lego-to-rocdl", "lego-to-spirv", "lego-to-xevm", "lego-to-llvmspirv", "lego-to-wasm"}
 
 # Option variants besides each pass's defaults.
 VARIANTS = [

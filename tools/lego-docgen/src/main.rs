@@ -6,7 +6,8 @@
 //!
 //! Generated parts sit between markers in the Markdown pages, so the prose around them is written by hand:
 //! - `<!-- lego-docgen: picture NAME -->` … `<!-- lego-docgen: end -->`: an ASCII picture of where each
-//!   logical element of an example layout lands ([`pictures`]), computed with the reference algebra;
+//!   logical element of an example layout lands (`lego_algebra::picture`, shared with `lego-studio draw`), computed
+//!   with the reference algebra;
 //! - `<!-- lego-docgen: input -->` followed by a fenced `mlir` block (hand-written), then
 //!   `<!-- lego-docgen: output ARGS -->` … `<!-- lego-docgen: end -->`: what `lego-opt ARGS` prints for that
 //!   input (only with `--lego-opt`). A pass that fails, e.g. one not implemented yet, gets its real error
@@ -16,10 +17,8 @@
 //! `--lego-opt`, every lego pass and pipeline of `lego-opt --list-passes` has `DOCS/passes/NAME.md`. Writing
 //! creates a stub for a missing page; `--check` reports it.
 
-mod pictures;
-
 use lego_algebra::{examples, Layout};
-use pictures::Picture;
+use lego_algebra::picture::Picture;
 use std::{
     collections::BTreeMap,
     io::Write as _,
@@ -213,7 +212,7 @@ fn lego_passes(lego_opt: &Path) -> Result<Vec<(String, String)>, String> {
 fn op_stub(op: &str) -> String {
     format!(
         "# `lego.{op}`\n\n_Page created by `make docs`: describe the op's syntax and semantics here (see \
-         ../../../shared/spec/dialect.md)._\n"
+         [the reference](../reference/syntax.md))._\n"
     )
 }
 

@@ -21,9 +21,10 @@ pub struct Extracted {
 /// An inlined value grows up to this many operations before it gets a variable of its own (readability).
 const INLINE_LIMIT: usize = 6;
 
-pub fn extract_module(module: MlirOperation, file_name: &str, source: &str) -> Result<Extracted, ExtractError> {
+/// `origins` is the table the locations of the extracted ops are appended to (it may hold others already).
+pub fn extract_module(module: MlirOperation, file_name: &str, source: &str, origins: Vec<MlirLocation>) -> Result<Extracted, ExtractError> {
     // Indexed once: looking a line up must not rescan the file for every argument.
-    let mut extractor = Extractor { origins: Vec::new(), file_name, lines: source.lines().collect() };
+    let mut extractor = Extractor { origins, file_name, lines: source.lines().collect() };
     let mut functions = Vec::new();
     let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0)) };
     for op in block_ops(body) {
@@ -93,7 +94,7 @@ impl Extractor<'_> {
         let result_count = results.len();
         let mut body = body;
         body.push(Stmt::Return(results));
-        Ok(Function { name, origin, params, results: result_count, body })
+        Ok(Function { name, origin, params, results: result_count, body, domain: Default::default() })
     }
 
     /// The user's SSA name of a function argument (`%i` → `i`), read at the argument's location in the source.

@@ -12,6 +12,7 @@ mod expected_diagnostics;
 #[path = "../../lego-opt/src/split_input.rs"]
 mod split_input;
 
+mod domain;
 mod extract;
 mod lang;
 mod program;
@@ -51,6 +52,15 @@ struct Cli {
     /// `builtin.module(lego-to-arith, canonicalize)`.
     #[arg(long = "pass-pipeline", value_name = "PIPELINE", conflicts_with = "no_lower")]
     pass_pipeline: Option<String>,
+    /// Check each function's domain (the bounds its layouts put on its arguments, stated in a comment) on
+    /// entry: assert (C, C++, CUDA C, Rust), error stop (Fortran), throw (Julia, JavaScript), raise (Python);
+    /// the shading languages, which cannot abort, return the all-ones "no element" value.
+    #[arg(long = "assert-bounds")]
+    assert_bounds: bool,
+    /// Width of the index type: 64 (default) or 32 for C, C++ and CUDA C (`uint32_t`, ...); GLSL and WGSL are
+    /// always 32. With 32, a layout whose extent is 2^32 or more is a located error.
+    #[arg(long = "index-bitwidth", value_name = "BITS")]
+    index_bitwidth: Option<u32>,
     #[arg(long = "lego-to-mlir", help = "the lowered module itself: what the printers read", group = "language")]
     mlir: bool,
     #[arg(long = "lego-to-cuda", help = "CUDA C: __host__ __device__ inline functions", group = "language")]
@@ -120,7 +130,14 @@ fn main() -> ExitCode {
         eprintln!("lego-translate: error: no translation chosen: pass one of {}, --lego-to-mlir", flags());
         return ExitCode::FAILURE;
     }
-    match run(&cli, language) {
+    let options = match lang::Options::new(language, cli.index_bitwidth, cli.assert_bounds) {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("lego-translate: error: {message}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match run(&cli, language, options) {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
         Err(message) => {
@@ -134,7 +151,7 @@ fn flags() -> String {
     Language::ALL.iter().map(|language| format!("--{}", language.flag())).collect::<Vec<_>>().join(", ")
 }
 
-fn run(cli: &Cli, language: Option<Language>) -> Result<bool, String> {
+fn run(cli: &Cli, language: Option<Language>, translation: lang::Options) -> Result<bool, String> {
     let text = chunks::read_input(&cli.input)?;
     let file_name = if cli.input == "-" { "<stdin>".to_string() } else { cli.input.clone() };
     let context = lego_dialect::create_context().map_err(|error| format!("error: {error}"))?;
@@ -168,7 +185,7 @@ fn run(cli: &Cli, language: Option<Language>) -> Result<bool, String> {
         verify_diagnostics: cli.verify_diagnostics,
     };
     let (outputs, all_ok) = chunks::run(&text, &options, &sink, |padded| {
-        translate_chunk(&context, &registry, &pipeline, language, &file_name, padded)
+        translate_chunk(&context, &registry, &pipeline, language, translation, &file_name, padded)
     });
     if all_ok || cli.split_input_file || cli.verify_diagnostics {
         chunks::write_output(cli.output.as_deref(), &outputs.join(split_input::OUTPUT_SEPARATOR))?;
@@ -182,10 +199,15 @@ fn translate_chunk(
     registry: &Registry,
     pipeline: &[PipelineElement],
     language: Option<Language>,
+    options: lang::Options,
     file_name: &str,
     text: &str,
 ) -> Option<String> {
     let mut module = source::parse(context, file_name, text).ok()?;
+    // The domains are read before lowering erases the layouts; input translated as it is has none known.
+    let mut origins = Vec::new();
+    let mut domains = (language.is_some() && !pipeline.is_empty())
+        .then(|| domain::analyze(module.as_operation().to_raw(), &mut origins));
     if !pipeline.is_empty() {
         let manager = PassManager::new(context);
         if let Err(error) = registry::build_pass_manager(registry, manager.as_operation_pass_manager(), pipeline, false) {
@@ -197,7 +219,7 @@ fn translate_chunk(
     let Some(language) = language else {
         return Some(source::print(&module.as_operation(), source::PrintOptions::default()));
     };
-    let extracted = match extract::extract_module(module.as_operation().to_raw(), file_name, text) {
+    let mut extracted = match extract::extract_module(module.as_operation().to_raw(), file_name, text, origins) {
         Ok(extracted) => extracted,
         Err(error) => {
             let location = unsafe { Location::from_raw(error.location) };
@@ -205,7 +227,16 @@ fn translate_chunk(
             return None;
         }
     };
-    match lang::print(language, file_name, &extracted.functions) {
+    if let Some(domains) = domains.as_mut() {
+        for function in &mut extracted.functions {
+            function.domain = domains.remove(&function.name).unwrap_or_else(|| program::Domain::Known {
+                bounds: Vec::new(),
+                unstated: 0,
+                extents: Vec::new(),
+            });
+        }
+    }
+    match lang::print(language, options, file_name, &extracted.functions) {
         Ok(output) => Some(output),
         Err(error) => {
             let location = unsafe { Location::from_raw(extracted.origins[error.origin]) };

@@ -162,7 +162,7 @@ pub enum Stmt {
 }
 
 /// One `func.func`: its MLIR name, parameter names (from the user's text when they are recoverable), result
-/// count, and body.
+/// count, body, and domain.
 #[derive(Debug, Clone)]
 pub struct Function {
     pub name: String,
@@ -171,6 +171,44 @@ pub struct Function {
     pub params: Vec<String>,
     pub results: usize,
     pub body: Vec<Stmt>,
+    pub domain: Domain,
+}
+
+/// The arguments a function is defined for: the contract of the layouts it uses, which `lego-lower` assumes
+/// (semantics.md: out-of-range inputs give unspecified results; the simplifier relies on that). Read from the
+/// module before lowering ([`crate::domain`]).
+#[derive(Debug, Clone, Default)]
+pub enum Domain {
+    /// The input was translated as it is (`--no-lower`): its layouts, if it had any, are gone.
+    #[default]
+    Unknown,
+    Known {
+        /// `index < limit` for each index of each `lego.apply` and the flat input of each `lego.apply_inverse`
+        /// in the function's own block (uses nested in `scf.if` regions hold only when reached).
+        bounds: Vec<Bound>,
+        /// Bounds that could not be written over the parameters (an index or size computed by an op other
+        /// than `arith`), and uses nested in regions.
+        unstated: usize,
+        /// The element count of each layout used whose sizes are all static, for the 32-bit range check.
+        extents: Vec<Extent>,
+    },
+}
+
+/// `index < limit`, both over the function's parameters and constants.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bound {
+    pub index: Expr,
+    pub limit: Expr,
+    /// The use that states it.
+    pub origin: Origin,
+}
+
+/// The static element count (or inverse domain size) of a layout used at `origin` by the op `op`.
+#[derive(Debug, Clone)]
+pub struct Extent {
+    pub origin: Origin,
+    pub op: &'static str,
+    pub size: u128,
 }
 
 /// The bit-count ops `expr` uses (some languages print helper functions for them).

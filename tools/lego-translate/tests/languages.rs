@@ -1,13 +1,16 @@
 //! Every generator's output compiled (or validated) with the language's real toolchain and run on random and
 //! edge indices, each result compared with the reference algebra (`lego-algebra`).
 //!
-//! Corpus: semantics.md's worked examples (row, col, Fig. 2, Fig. 6 and its parts, the tiled 8×12, partial
+//! Corpus: docs/reference/semantics.md's worked examples (row, col, Fig. 2, Fig. 6 and its parts, the tiled 8×12, partial
 //! tiles), paper Fig. 1's tiled matmul, a row with symbolic sizes, a Morton-order gen_p (lowered to the bit
 //! spread by strength reduction), seeded random layouts, and the `math` bit counts (checked against Rust's). Each layout gives `apply_NAME(indices…, sizes…)`
 //! and, when invertible, `apply_inverse_NAME(flat, sizes…)`, translated by the `lego-translate` binary
 //! (lego-lower included).
 //!
 //! The 64-bit languages also run a second, already-lowered corpus of signed ops over the whole 64-bit range.
+//! Every language also translates a third with `--assert-bounds` (an XOR swizzle whose lowering relies on its
+//! domain, its inverse, a symbolic row's inverse): in the domain the results agree, and each language that
+//! runs here stops on a call outside it, naming the bound; GLSL and WGSL validate it.
 //!
 //! Run: C (cc), C++ (c++), CUDA C as host C++ (c++; and clang-22's CUDA device-only compile), Rust (rustc),
 //! Fortran (gfortran), JavaScript (node), Python (python3). Validated only, no GPU here: GLSL
@@ -39,6 +42,9 @@ struct Corpus {
     functions: Vec<Function>,
     /// Already plain arith: translated with `--no-lower` as it is.
     prelowered: bool,
+    /// Extra lego-translate flags; a corpus with flags is translated from its source, lego-lower included
+    /// (the domain comes from the layouts), not from the shared lowered corpus.
+    flags: &'static [&'static str],
 }
 
 /// The Morton (Z-order) map of an n×n array, n = 2^bits: bit k of i goes to bit 2k+1, bit k of j to bit 2k.
@@ -170,7 +176,7 @@ fn add_layout(corpus: &mut Corpus, name: &str, layout: &Layout, rng: &mut SplitM
 
 fn corpus() -> Corpus {
     let mut rng = SplitMix64::new(0x7a4e_5a7e);
-    let mut corpus = Corpus { mlir: String::from("module {\n"), functions: Vec::new(), prelowered: false };
+    let mut corpus = Corpus { mlir: String::from("module {\n"), functions: Vec::new(), prelowered: false, flags: &[] };
     for (name, layout) in examples::all() {
         add_layout(&mut corpus, name, &layout, &mut rng);
     }
@@ -237,7 +243,77 @@ fn signed_corpus() -> Corpus {
             queries.push((vec![a, b], expected));
         }
     }
-    Corpus { mlir: mlir.to_string(), functions: vec![Function { name: "signed_ops".into(), params: 2, results: 7, queries }], prelowered: true }
+    Corpus {
+        mlir: mlir.to_string(),
+        functions: vec![Function { name: "signed_ops".into(), params: 2, results: 7, queries }],
+        prelowered: true,
+        flags: &[],
+    }
+}
+
+/// `--assert-bounds` on test/translate/Inputs/swz.mlir: an 8 x 8 XOR swizzle gen_p whose lowering relies on
+/// its domain (apply(i, j) = 8i + (j xor (i mod 8)); lego-lower drops the `mod 8`), its inverse, and a
+/// symbolic row's inverse. In the domain the results are the gen_p's own arithmetic (every index);
+/// [`OUT_OF_DOMAIN`] holds a query outside it per function, which must stop the program.
+fn bounds_corpus() -> Corpus {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../test/translate/Inputs/swz.mlir");
+    let mlir = std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{}: {error}", path.display()));
+    let swz = |i: u64, j: u64| 8 * i + (j ^ (i % 8));
+    let mut apply = Vec::new();
+    let mut inverse = Vec::new();
+    for i in 0..8 {
+        for j in 0..8 {
+            apply.push((vec![i, j], vec![swz(i, j)]));
+            inverse.push((vec![swz(i, j)], vec![i, j]));
+        }
+    }
+    let mut symbolic = Vec::new();
+    for (n, m) in [(1, 1), (3, 5), (7, 2)] {
+        for pos in 0..n * m {
+            symbolic.push((vec![pos, n, m], vec![pos / m, pos % m]));
+        }
+    }
+    Corpus {
+        mlir,
+        functions: vec![
+            Function { name: "swz".into(), params: 2, results: 1, queries: apply },
+            Function { name: "unswz".into(), params: 1, results: 2, queries: inverse },
+            Function { name: "sym_inverse".into(), params: 3, results: 2, queries: symbolic },
+        ],
+        prelowered: false,
+        flags: &["--assert-bounds"],
+    }
+}
+
+/// One call outside the domain per function of [`bounds_corpus`] (function number, arguments). swz(40, 0) is
+/// the issue's example: 360 from the lowered code, 320 from the gen_p's arithmetic.
+const OUT_OF_DOMAIN: &[(usize, &[u64])] = &[(0, &[40, 0]), (0, &[3, 8]), (1, &[64]), (2, &[15, 3, 5])];
+
+/// Runs the harness on each out-of-domain call alone: the program must fail (abort, panic, error stop,
+/// exception) and say which bound does not hold.
+fn check_out_of_domain(language: &str, corpus: &Corpus, command: impl Fn() -> Command) {
+    for (id, arguments) in OUT_OF_DOMAIN {
+        let line = format!("{id} {}\n", arguments.iter().map(u64::to_string).collect::<Vec<_>>().join(" "));
+        let mut child = command()
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|error| panic!("{language}: could not start the harness ({error})"));
+        {
+            use std::io::Write;
+            let _ = child.stdin.take().expect("piped stdin").write_all(line.as_bytes());
+        }
+        let output = child.wait_with_output().expect("harness output");
+        let name = &corpus.functions[*id].name;
+        let text = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+        assert!(!output.status.success(), "{language}: {name}{arguments:?} is outside the domain but ran: {text}");
+        assert!(
+            text.contains(&format!("{name}: argument outside the domain")),
+            "{language}: {name}{arguments:?} failed without the domain message: {text}"
+        );
+    }
+    eprintln!("{language}: {} calls outside the domain stop the program", OUT_OF_DOMAIN.len());
 }
 
 fn work_dir(language: &str) -> PathBuf {
@@ -271,7 +347,8 @@ fn lowered_corpus(corpus: &Corpus) -> &'static Path {
 /// Runs lego-translate on the lowered corpus; returns the generated source.
 fn translate(dir: &Path, corpus: &Corpus, flag: &str, extension: &str) -> PathBuf {
     let written;
-    let input = if corpus.prelowered {
+    let from_source = !corpus.flags.is_empty();
+    let input = if corpus.prelowered || from_source {
         written = dir.join("input.mlir");
         std::fs::write(&written, &corpus.mlir).expect("write the input");
         written.as_path()
@@ -281,7 +358,8 @@ fn translate(dir: &Path, corpus: &Corpus, flag: &str, extension: &str) -> PathBu
     let output = dir.join(format!("generated.{extension}"));
     let status = Command::new(env!("CARGO_BIN_EXE_lego-translate"))
         .arg(format!("--{flag}"))
-        .arg("--no-lower")
+        .args(if from_source { &[][..] } else { &["--no-lower"][..] })
+        .args(corpus.flags)
         .arg(input)
         .arg("-o")
         .arg(&output)
@@ -366,9 +444,60 @@ fn c_like_harness(corpus: &Corpus, int: &str, call: impl Fn(&Function, &[String]
 fn c_output_runs_and_agrees_with_the_algebra() {
     run_c(&corpus(), &work_dir("c"));
     run_c(&signed_corpus(), &work_dir("c-signed"));
+    let bounds = bounds_corpus();
+    let binary = run_c(&bounds, &work_dir("c-bounds"));
+    check_out_of_domain("C", &bounds, || Command::new(&binary));
 }
 
-fn run_c(corpus: &Corpus, dir: &Path) {
+/// `--index-bitwidth=32`: the corpus (every layout below 2^32 positions, every value too) in `uint32_t`, as
+/// exact as the 64-bit output except that expand_by's "no element" is the 32-bit all-ones value.
+#[test]
+fn c_output_with_32_bit_indices_runs_and_agrees_with_the_algebra() {
+    let mut corpus = corpus();
+    for function in &mut corpus.functions {
+        for (_, results) in &mut function.queries {
+            for value in results.iter_mut() {
+                if *value == NO_ELEMENT {
+                    *value = u64::from(u32::MAX);
+                }
+                assert!(*value <= u64::from(u32::MAX), "{}: the corpus fits 32 bits", function.name);
+            }
+        }
+    }
+    let dir = work_dir("c32");
+    let input = lowered_corpus(&corpus);
+    let generated = dir.join("generated.h");
+    run_tool(
+        Command::new(env!("CARGO_BIN_EXE_lego-translate"))
+            .args(["--lego-to-c", "--no-lower", "--index-bitwidth=32"])
+            .arg(input)
+            .arg("-o")
+            .arg(&generated),
+        "lego-translate --index-bitwidth=32",
+    );
+    assert!(std::fs::read_to_string(&generated).unwrap().contains("uint32_t"), "a 32-bit index type");
+    let harness = c_like_harness(&corpus, "unsigned long long", |function, arguments| {
+        let mut arguments: Vec<String> = arguments.iter().map(|a| format!("(uint32_t){a}")).collect();
+        if function.results == 1 {
+            format!("r[0] = {}({});", function.name, arguments.join(", "))
+        } else {
+            let mut out = Vec::new();
+            for k in 0..function.results {
+                out.push(format!("uint32_t o{k};"));
+                arguments.push(format!("&o{k}"));
+            }
+            let copies: String = (0..function.results).map(|k| format!(" r[{k}] = o{k};")).collect();
+            format!("{{ {} {}({});{copies} }}", out.join(" "), function.name, arguments.join(", "))
+        }
+    });
+    let main = dir.join("main.c");
+    std::fs::write(&main, format!("#include <stdio.h>\n#include \"{}\"\n{harness}", generated.display())).unwrap();
+    let binary = dir.join("main");
+    run_tool(Command::new("cc").args(["-std=c99", "-O1", "-Wall", "-Werror", "-Wno-unused-function"]).arg(&main).arg("-o").arg(&binary), "cc");
+    check_program("C (32-bit index)", &corpus, &mut Command::new(&binary));
+}
+
+fn run_c(corpus: &Corpus, dir: &Path) -> PathBuf {
     let (corpus, dir) = (corpus, dir.to_path_buf());
     let generated = translate(&dir, &corpus, "lego-to-c", "h");
     let harness = c_like_harness(&corpus, "unsigned long long", |function, arguments| {
@@ -390,15 +519,19 @@ fn run_c(corpus: &Corpus, dir: &Path) {
     let binary = dir.join("main");
     run_tool(Command::new("cc").args(["-std=c99", "-O1", "-Wall", "-Werror", "-Wno-unused-function"]).arg(&main).arg("-o").arg(&binary), "cc");
     check_program("C", &corpus, &mut Command::new(&binary));
+    binary
 }
 
 #[test]
 fn cpp_output_runs_and_agrees_with_the_algebra() {
     run_cpp(&corpus(), &work_dir("cpp"));
     run_cpp(&signed_corpus(), &work_dir("cpp-signed"));
+    let bounds = bounds_corpus();
+    let binary = run_cpp(&bounds, &work_dir("cpp-bounds"));
+    check_out_of_domain("C++", &bounds, || Command::new(&binary));
 }
 
-fn run_cpp(corpus: &Corpus, dir: &Path) {
+fn run_cpp(corpus: &Corpus, dir: &Path) -> PathBuf {
     let (corpus, dir) = (corpus, dir.to_path_buf());
     let generated = translate(&dir, &corpus, "lego-to-cpp", "hpp");
     let harness = c_like_harness(&corpus, "unsigned long long", |function, arguments| {
@@ -415,6 +548,7 @@ fn run_cpp(corpus: &Corpus, dir: &Path) {
     let binary = dir.join("main");
     run_tool(Command::new("c++").args(["-std=c++17", "-O1", "-Wall", "-Werror"]).arg(&main).arg("-o").arg(&binary), "c++");
     check_program("C++", &corpus, &mut Command::new(&binary));
+    binary
 }
 
 /// CUDA C: run as host code (`__host__ __device__` functions are host functions too), and compiled for the
@@ -423,9 +557,12 @@ fn run_cpp(corpus: &Corpus, dir: &Path) {
 fn cuda_output_runs_on_the_host_and_compiles_for_the_device() {
     run_cuda(&corpus(), &work_dir("cuda"));
     run_cuda(&signed_corpus(), &work_dir("cuda-signed"));
+    let bounds = bounds_corpus();
+    let binary = run_cuda(&bounds, &work_dir("cuda-bounds"));
+    check_out_of_domain("CUDA C (host)", &bounds, || Command::new(&binary));
 }
 
-fn run_cuda(corpus: &Corpus, dir: &Path) {
+fn run_cuda(corpus: &Corpus, dir: &Path) -> PathBuf {
     let (corpus, dir) = (corpus, dir.to_path_buf());
     let generated = translate(&dir, &corpus, "lego-to-cuda", "cuh");
     let call = |function: &Function, arguments: &[String]| {
@@ -446,7 +583,11 @@ fn run_cuda(corpus: &Corpus, dir: &Path) {
 
     // Device compile: one kernel calling every function. Without CUDA's headers (-nocudainc) the device
     // intrinsics the bit-count helpers call are declared here, with CUDA's signatures.
-    let intrinsics = "__device__ int __clzll(long long);\n__device__ int __ffsll(long long);\n__device__ int __popcll(unsigned long long);\n";
+    // The device-side assert() (--assert-bounds) is CUDA's __assertfail behind glibc's __assert_fail, as
+    // clang's CUDA runtime wrapper declares them.
+    let intrinsics = "__device__ int __clzll(long long);\n__device__ int __ffsll(long long);\n__device__ int __popcll(unsigned long long);\n\
+        extern \"C\" {\n__device__ void __assertfail(const char *, const char *, unsigned, const char *, unsigned long);\n\
+        __device__ inline void __assert_fail(const char *m, const char *f, unsigned l, const char *fn) { __assertfail(m, f, l, fn, 1); }\n}\n";
     let mut kernel = format!("{intrinsics}#include \"{}\"\n__global__ void every_function(unsigned long long *d) {{\n  unsigned long long r[32];\n", generated.display());
     for function in &corpus.functions {
         let arguments: Vec<String> = (0..function.params).map(|k| format!("d[{k}]")).collect();
@@ -468,15 +609,19 @@ fn run_cuda(corpus: &Corpus, dir: &Path) {
     );
     let ptx_text = std::fs::read_to_string(&ptx).unwrap();
     assert!(ptx_text.contains(".entry") && ptx_text.contains("every_function"), "no kernel in the PTX");
+    binary
 }
 
 #[test]
 fn rust_output_runs_and_agrees_with_the_algebra() {
     run_rust(&corpus(), &work_dir("rust"));
     run_rust(&signed_corpus(), &work_dir("rust-signed"));
+    let bounds = bounds_corpus();
+    let binary = run_rust(&bounds, &work_dir("rust-bounds"));
+    check_out_of_domain("Rust", &bounds, || Command::new(&binary));
 }
 
-fn run_rust(corpus: &Corpus, dir: &Path) {
+fn run_rust(corpus: &Corpus, dir: &Path) -> PathBuf {
     let (corpus, dir) = (corpus, dir.to_path_buf());
     let generated = translate(&dir, &corpus, "lego-to-rust", "rs");
     let mut main = format!(
@@ -501,12 +646,20 @@ fn run_rust(corpus: &Corpus, dir: &Path) {
     // Debug build: overflow checks on, so a `+` that should have been wrapping would panic.
     run_tool(Command::new("rustc").args(["--edition", "2021", "-C", "debug-assertions=on"]).arg(&source).arg("-o").arg(&binary), "rustc");
     check_program("Rust", &corpus, &mut Command::new(&binary));
+    binary
 }
 
 #[test]
 fn fortran_output_runs_and_agrees_with_the_algebra() {
-    let corpus = corpus();
-    let dir = work_dir("fortran");
+    run_fortran(&corpus(), &work_dir("fortran"), "f2008");
+    // error stop in a pure procedure is Fortran 2018.
+    let bounds = bounds_corpus();
+    let binary = run_fortran(&bounds, &work_dir("fortran-bounds"), "f2018");
+    check_out_of_domain("Fortran", &bounds, || Command::new(&binary));
+}
+
+fn run_fortran(corpus: &Corpus, dir: &Path, standard: &str) -> PathBuf {
+    let (corpus, dir) = (corpus, dir.to_path_buf());
     let generated = translate(&dir, &corpus, "lego-to-fortran", "f90");
     let module = std::fs::read_to_string(&generated).unwrap();
     let module_name = module.lines().find_map(|line| line.strip_prefix("module ")).expect("a Fortran module").trim().to_string();
@@ -530,16 +683,27 @@ fn fortran_output_runs_and_agrees_with_the_algebra() {
     std::fs::write(&source, main).unwrap();
     let binary = dir.join("main");
     run_tool(
-        Command::new("gfortran").args(["-std=f2008", "-Wall", "-Werror", "-Wno-unused-dummy-argument", "-ffree-line-length-132"]).arg(&generated).arg(&source).arg("-o").arg(&binary).current_dir(&dir),
+        Command::new("gfortran").arg(format!("-std={standard}")).args(["-Wall", "-Werror", "-Wno-unused-dummy-argument", "-ffree-line-length-132"]).arg(&generated).arg(&source).arg("-o").arg(&binary).current_dir(&dir),
         "gfortran",
     );
     check_program("Fortran", &corpus, &mut Command::new(&binary));
+    binary
 }
 
 #[test]
 fn javascript_output_runs_and_agrees_with_the_algebra() {
-    let corpus = corpus();
-    let dir = work_dir("js");
+    run_javascript(&corpus(), &work_dir("js"));
+    let bounds = bounds_corpus();
+    let script = run_javascript(&bounds, &work_dir("js-bounds"));
+    check_out_of_domain("JavaScript", &bounds, || {
+        let mut command = Command::new("node");
+        command.arg(&script);
+        command
+    });
+}
+
+fn run_javascript(corpus: &Corpus, dir: &Path) -> PathBuf {
+    let (corpus, dir) = (corpus, dir.to_path_buf());
     let generated = translate(&dir, &corpus, "lego-to-js", "js");
     let mut main = format!("const g = require({:?});\nconst table = [\n", generated.display().to_string());
     for function in &corpus.functions {
@@ -551,12 +715,23 @@ fn javascript_output_runs_and_agrees_with_the_algebra() {
     let source = dir.join("main.js");
     std::fs::write(&source, main).unwrap();
     check_program("JavaScript", &corpus, Command::new("node").arg(&source));
+    source
 }
 
 #[test]
 fn python_output_runs_and_agrees_with_the_algebra() {
-    let corpus = corpus();
-    let dir = work_dir("python");
+    run_python(&corpus(), &work_dir("python"));
+    let bounds = bounds_corpus();
+    let script = run_python(&bounds, &work_dir("python-bounds"));
+    check_out_of_domain("Python", &bounds, || {
+        let mut command = Command::new("python3");
+        command.arg(&script);
+        command
+    });
+}
+
+fn run_python(corpus: &Corpus, dir: &Path) -> PathBuf {
+    let (corpus, dir) = (corpus, dir.to_path_buf());
     let generated = translate(&dir, &corpus, "lego-to-python", "py");
     let mut main = format!("import sys\nsys.path.insert(0, {:?})\nimport generated as g\ntable = [\n", dir.display().to_string());
     for function in &corpus.functions {
@@ -569,13 +744,18 @@ fn python_output_runs_and_agrees_with_the_algebra() {
     std::fs::write(&source, main).unwrap();
     assert!(generated.ends_with("generated.py"));
     check_program("Python", &corpus, Command::new("python3").arg(&source));
+    source
 }
 
 /// GLSL: a compute shader calling every function, validated by glslangValidator (no GPU here).
 #[test]
 fn glsl_output_validates() {
-    let corpus = corpus();
-    let dir = work_dir("glsl");
+    validate_glsl(&corpus(), &work_dir("glsl"));
+    validate_glsl(&bounds_corpus(), &work_dir("glsl-bounds"));
+}
+
+fn validate_glsl(corpus: &Corpus, dir: &Path) {
+    let (corpus, dir) = (corpus, dir.to_path_buf());
     let generated = translate(&dir, &corpus, "lego-to-glsl", "glsl");
     let mut shader = format!(
         "#version 450\n{}\nlayout(local_size_x = 64) in;\nlayout(std430, binding = 0) buffer Data {{ uint d[]; }};\nvoid main() {{\n  uint r[32];\n",
@@ -600,8 +780,12 @@ fn glsl_output_validates() {
 /// WGSL: a compute entry point calling every function, validated by naga (no GPU here).
 #[test]
 fn wgsl_output_validates() {
-    let corpus = corpus();
-    let dir = work_dir("wgsl");
+    validate_wgsl(&corpus(), &work_dir("wgsl"));
+    validate_wgsl(&bounds_corpus(), &work_dir("wgsl-bounds"));
+}
+
+fn validate_wgsl(corpus: &Corpus, dir: &Path) {
+    let (corpus, dir) = (corpus, dir.to_path_buf());
     let generated = translate(&dir, &corpus, "lego-to-wgsl", "wgsl");
     let mut shader = format!(
         "{}\n@group(0) @binding(0) var<storage, read_write> d: array<u32>;\n@compute @workgroup_size(64)\nfn every_function() {{\n",

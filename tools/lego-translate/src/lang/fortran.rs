@@ -36,7 +36,21 @@ fn wrap(statement: String) -> String {
     }
     let mut lines = Vec::new();
     let mut current = String::new();
+    // Never inside a character literal (continuing one needs `&` on both lines): its words stay together.
+    let mut words: Vec<String> = Vec::new();
+    let mut open = false;
     for word in statement.split(' ') {
+        match words.last_mut() {
+            Some(last) if open => {
+                last.push(' ');
+                last.push_str(word);
+            }
+            _ => words.push(word.to_string()),
+        }
+        open ^= word.matches('"').count() % 2 == 1;
+    }
+    for word in &words {
+        let word = word.as_str();
         if !current.is_empty() && current.len() + word.len() + 1 > LINE_LIMIT {
             lines.push(format!("{current} &"));
             current = format!("    {word}");
@@ -56,6 +70,20 @@ impl Target for Fortran {
         Language::Fortran
     }
 
+    fn index_type(&self) -> &'static str {
+        "integer(int64)"
+    }
+
+    fn comment(&self, text: &str) -> String {
+        format!("  ! {text}")
+    }
+
+    fn bounds_check(&self, _signature: &Signature, cond: &str, index: &str, message: &str) -> Vec<String> {
+        // error stop in a pure procedure is Fortran 2018; integer(int64) can be negative, which no index is.
+        let message = message.replace('"', "\"\"");
+        vec![wrap(format!("if (.not. ({index} >= 0_int64 .and. {cond})) error stop \"{message}\""))]
+    }
+
     fn keywords(&self) -> &'static [&'static str] {
         KEYWORDS
     }
@@ -65,10 +93,8 @@ impl Target for Fortran {
     }
 
     fn valid_identifier(&self, name: &str) -> bool {
-        // The result variable is `r` (`r0`, … for subroutines); a function of that name could not have it.
-        let lowered = name.to_ascii_lowercase();
-        let is_result_name = lowered.strip_prefix('r').is_some_and(|rest| rest.chars().all(|c| c.is_ascii_digit()));
-        name.len() <= 63 && name.starts_with(|c: char| c.is_ascii_alphabetic()) && !is_result_name
+        // (A result variable named like the function steps aside: `r_`.)
+        name.len() <= 63 && name.starts_with(|c: char| c.is_ascii_alphabetic())
     }
 
     fn constant(&self, value: u64, context: ConstantUse) -> Result<Rendered, String> {

@@ -28,6 +28,20 @@ impl Target for Julia {
         Language::Julia
     }
 
+    fn index_type(&self) -> &'static str {
+        "UInt64"
+    }
+
+    fn comment(&self, text: &str) -> String {
+        format!("# {text}")
+    }
+
+    fn bounds_check(&self, _signature: &Signature, cond: &str, index: &str, message: &str) -> Vec<String> {
+        // Not @assert (it may be disabled); `$` would interpolate in a Julia string.
+        let message = message.replace('\\', "\\\\").replace('"', "\\\"").replace('$', "\\$");
+        vec![format!("{cond} || throw(DomainError({index}, \"{message}\"))")]
+    }
+
     fn keywords(&self) -> &'static [&'static str] {
         KEYWORDS
     }

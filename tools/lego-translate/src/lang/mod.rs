@@ -8,7 +8,7 @@ mod python_js;
 mod rust;
 mod shader;
 
-use crate::program::{body_unary_ops, locals, BinOp, Expr, Function, LogicOp, Origin, Pred, Stmt, Ty, UnOp};
+use crate::program::{body_unary_ops, locals, BinOp, Bound, Domain, Expr, Function, LogicOp, Origin, Pred, Stmt, Ty, UnOp};
 use std::collections::BTreeSet;
 use std::collections::HashSet;
 
@@ -73,11 +73,18 @@ impl Language {
         }
     }
 
-    fn target(self) -> Box<dyn Target> {
+    /// Whether `--index-bitwidth=32` is available (the C family; the shading languages are always 32-bit).
+    pub fn has_narrow_index(self) -> bool {
+        matches!(self, Language::C | Language::Cpp | Language::Cuda | Language::Glsl | Language::Wgsl)
+    }
+
+    fn target(self, options: Options) -> Box<dyn Target> {
+        let narrow = options.index_bitwidth == 32;
+        let c = |family| Box::new(c::CTarget { family, narrow, asserts: options.assert_bounds });
         match self {
-            Language::C => Box::new(c::CFamily::C),
-            Language::Cpp => Box::new(c::CFamily::Cpp),
-            Language::Cuda => Box::new(c::CFamily::Cuda),
+            Language::C => c(c::CFamily::C),
+            Language::Cpp => c(c::CFamily::Cpp),
+            Language::Cuda => c(c::CFamily::Cuda),
             Language::Rust => Box::new(rust::Rust),
             Language::Fortran => Box::new(fortran::Fortran::default()),
             Language::Julia => Box::new(julia::Julia),
@@ -85,6 +92,38 @@ impl Language {
             Language::Glsl => Box::new(shader::Shader::Glsl),
             Language::Wgsl => Box::new(shader::Shader::Wgsl),
             Language::Python => Box::new(python_js::Python),
+        }
+    }
+}
+
+/// What the command line asks of every printer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// 64, or 32 (`--index-bitwidth=32`; always for GLSL and WGSL).
+    pub index_bitwidth: u32,
+    /// `--assert-bounds`: check the domain on entry.
+    pub assert_bounds: bool,
+}
+
+impl Options {
+    /// The options for `language` (None: `--lego-to-mlir`) from the flags, or why they do not apply.
+    pub fn new(language: Option<Language>, index_bitwidth: Option<u32>, assert_bounds: bool) -> Result<Options, String> {
+        let Some(language) = language else {
+            if index_bitwidth.is_some() || assert_bounds {
+                return Err("--index-bitwidth and --assert-bounds apply to a --lego-to-LANG translation, not --lego-to-mlir".into());
+            }
+            return Ok(Options { index_bitwidth: 64, assert_bounds });
+        };
+        let shader = matches!(language, Language::Glsl | Language::Wgsl);
+        let bits = index_bitwidth.unwrap_or(if shader { 32 } else { 64 });
+        match bits {
+            32 if !language.has_narrow_index() => Err(format!(
+                "--index-bitwidth=32 is available for C, C++, CUDA C, GLSL and WGSL, not {}",
+                language.display_name()
+            )),
+            64 if shader => Err(format!("{}'s index type is 32-bit: --index-bitwidth=64 is not available", language.display_name())),
+            32 | 64 => Ok(Options { index_bitwidth: bits, assert_bounds }),
+            other => Err(format!("--index-bitwidth={other}: the index type is 32 or 64 bits wide")),
         }
     }
 }
@@ -171,6 +210,20 @@ impl Operand<'_> {
 /// How one language spells things. Errors are messages; the walker adds the location.
 pub trait Target {
     fn language(&self) -> Language;
+    /// Width of the index type (32 or 64).
+    fn index_bits(&self) -> u32 {
+        64
+    }
+    /// The index type's spelling, for diagnostics.
+    fn index_type(&self) -> &'static str;
+    /// A comment line at the level of a function definition.
+    fn comment(&self, text: &str) -> String {
+        format!("// {text}")
+    }
+    /// The lines that check `cond` (`index < limit`, printed) on entry and stop the program (or, in the
+    /// shading languages, return the "no element" value) with `message` when it fails. `index` is the index
+    /// printed as an operand, for the languages whose index type can hold a negative value.
+    fn bounds_check(&self, signature: &Signature, cond: &str, index: &str, message: &str) -> Vec<String>;
     /// Words that cannot be identifiers (compared case-insensitively where the language is).
     fn keywords(&self) -> &'static [&'static str];
     fn case_insensitive(&self) -> bool {
@@ -251,12 +304,17 @@ pub struct Signature {
     pub name: String,
     pub params: Vec<String>,
     pub results: Vec<String>,
+    /// The local variables' names, by variable number.
+    pub locals: Vec<String>,
 }
 
 /// Prints `functions` (from `source`, the input's name) in `language`.
-pub fn print(language: Language, source: &str, functions: &[Function]) -> Result<String, PrintError> {
-    let target = language.target();
+pub fn print(language: Language, options: Options, source: &str, functions: &[Function]) -> Result<String, PrintError> {
+    let target = language.target(options);
     let target = target.as_ref();
+    if target.index_bits() == 32 {
+        check_extents(target, functions)?;
+    }
     let mut signatures = Vec::with_capacity(functions.len());
     let mut function_names = HashSet::new();
     for function in functions {
@@ -286,8 +344,17 @@ pub fn print(language: Language, source: &str, functions: &[Function]) -> Result
         let mut printer = Printer { target, signature, lines: Vec::new(), depth: 1 };
         let mut vars = Vec::new();
         locals(&function.body, &mut vars);
-        let local_names: Vec<(String, Ty)> = vars.iter().map(|(var, ty)| (var_name(*var), *ty)).collect();
-        let mut lines = target.function_open(signature, &local_names);
+        let local_names: Vec<(String, Ty)> = vars.iter().map(|(var, ty)| (signature.locals[*var].clone(), *ty)).collect();
+        let mut lines: Vec<String> =
+            wrap_words(&domain_comment(function, signature, options), COMMENT_WIDTH).iter().map(|line| target.comment(line)).collect();
+        lines.extend(target.function_open(signature, &local_names));
+        if options.assert_bounds {
+            if let Domain::Known { bounds, .. } = &function.domain {
+                for bound in bounds {
+                    printer.check(bound)?;
+                }
+            }
+        }
         printer.statements(&function.body)?;
         lines.append(&mut printer.lines);
         lines.extend(target.function_close(signature));
@@ -304,8 +371,119 @@ pub fn print(language: Language, source: &str, functions: &[Function]) -> Result
     Ok(out)
 }
 
-fn var_name(var: usize) -> String {
-    format!("v{var}")
+/// Comment lines are wrapped at this many characters (Fortran's free form allows 132 per line).
+const COMMENT_WIDTH: usize = 100;
+
+/// The domain comment of a function (docs/translate.md, "Domains").
+fn domain_comment(function: &Function, signature: &Signature, options: Options) -> String {
+    match &function.domain {
+        Domain::Unknown => {
+            format!("Domain of {}: not stated (--no-lower: the input's layouts, if any, were lowered before).", signature.name)
+        }
+        Domain::Known { bounds, unstated, .. } => {
+            let more = |count: usize| {
+                format!(
+                    "{count} bound{} on values computed inside the function, or under a condition",
+                    if count == 1 { "" } else { "s" }
+                )
+            };
+            let checked = if options.assert_bounds { "checked on entry" } else { "other arguments give unspecified results" };
+            match (bounds.is_empty(), *unstated) {
+                (true, 0) => format!("Domain of {}: every argument (it uses no layout).", signature.name),
+                (true, count) => format!("Domain of {}: not stated ({}).", signature.name, more(count)),
+                (false, count) => {
+                    let conditions: Vec<String> = bounds.iter().map(|bound| neutral_bound(bound, signature)).collect();
+                    let mut text = format!("Domain of {}: {} ({checked}).", signature.name, conditions.join(", "));
+                    if count > 0 {
+                        text.push_str(&format!(" Not stated{}: {}.", if options.assert_bounds { " nor checked" } else { "" }, more(count)));
+                    }
+                    text
+                }
+            }
+        }
+    }
+}
+
+/// `index < limit` in a notation every language's reader knows (C's operators, decimal constants).
+fn neutral_bound(bound: &Bound, signature: &Signature) -> String {
+    format!("{} < {}", neutral(&bound.index, signature, false), neutral(&bound.limit, signature, false))
+}
+
+fn neutral(expr: &Expr, signature: &Signature, operand: bool) -> String {
+    let text = match expr {
+        Expr::Param(index) => return signature.params[*index].clone(),
+        Expr::Const(value, _) => return value.to_string(),
+        Expr::Bin(op, a, b, _) => {
+            let symbol = match op {
+                BinOp::Add => "+",
+                BinOp::Sub => "-",
+                BinOp::Mul => "*",
+                BinOp::DivU => "/",
+                BinOp::RemU => "%",
+                BinOp::Shl => "<<",
+                BinOp::ShrU => ">>",
+                BinOp::And => "&",
+                BinOp::Or => "|",
+                BinOp::Xor => "^",
+                BinOp::CeilDivU => return format!("ceildiv({}, {})", neutral(a, signature, false), neutral(b, signature, false)),
+                BinOp::MinU => return format!("min({}, {})", neutral(a, signature, false), neutral(b, signature, false)),
+                BinOp::MaxU => return format!("max({}, {})", neutral(a, signature, false), neutral(b, signature, false)),
+                _ => "?",
+            };
+            // A product's left factor that is a product needs no parentheses.
+            let left_operand = !(*op == BinOp::Mul && matches!(**a, Expr::Bin(BinOp::Mul, ..)));
+            format!("{} {symbol} {}", neutral(a, signature, left_operand), neutral(b, signature, true))
+        }
+        _ => "?".to_string(),
+    };
+    if operand {
+        format!("({text})")
+    } else {
+        text
+    }
+}
+
+/// Words of `text` in lines of at most `width` characters (a longer word stays whole).
+fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut current = String::new();
+    for word in text.split(' ') {
+        if !current.is_empty() && current.len() + 1 + word.len() > width {
+            lines.push(std::mem::take(&mut current));
+        }
+        if !current.is_empty() {
+            current.push(' ');
+        }
+        current.push_str(word);
+    }
+    if !current.is_empty() {
+        lines.push(current);
+    }
+    lines
+}
+
+/// With a 32-bit index type: every layout a function uses must have fewer than 2^32 elements (and inverse
+/// positions), or its indices, positions and the bounds themselves would not fit. Static sizes only: symbolic
+/// ones are the caller's contract (docs/translate.md).
+fn check_extents(target: &dyn Target, functions: &[Function]) -> Result<(), PrintError> {
+    for function in functions {
+        let Domain::Known { extents, .. } = &function.domain else { continue };
+        if let Some(extent) = extents.iter().find(|extent| extent.size >= 1u128 << 32) {
+            let language = target.language();
+            return Err(PrintError {
+                origin: extent.origin,
+                message: format!(
+                    "'{}' op uses a layout with {} positions, which does not fit {}'s 32-bit index type '{}' (extents below 2^32{})",
+                    extent.op,
+                    extent.size,
+                    language.display_name(),
+                    target.index_type(),
+                    if matches!(language, Language::Glsl | Language::Wgsl) { "" } else { ", --index-bitwidth=32" }
+                ),
+            });
+        }
+    }
+    Ok(())
 }
 
 fn key(target: &dyn Target, name: &str) -> String {
@@ -324,28 +502,48 @@ fn is_identifier(target: &dyn Target, name: &str) -> bool {
     well_formed && !target.keywords().iter().any(|keyword| key(target, keyword) == lowered) && target.valid_identifier(name)
 }
 
-/// Parameter and result names: the user's names where they are valid and free, generated ones otherwise.
-/// Generated names (`v…` locals, `r…` results, `arg…`) are reserved first, so user names never shadow them.
+/// Parameter, result and local names. The user's parameter names are kept where they are identifiers of the
+/// language (not keywords), distinct, and not function names; the others become `argN` (N: the position).
+/// The generated names — `r` / `rK` results, `vN` locals — come after and step aside (`r_`, `v0_`, …) for a
+/// parameter or function of the same name, so a parameter named `%r` or `%v0` keeps its name.
 fn signature(target: &dyn Target, function: &Function, functions: &HashSet<String>) -> Signature {
-    let generated = |name: &str| {
-        let lowered = name.to_ascii_lowercase();
-        ["v", "r", "arg"].iter().any(|prefix| {
-            lowered.strip_prefix(prefix).is_some_and(|rest| rest.is_empty() || rest.chars().all(|c| c.is_ascii_digit()))
-        })
-    };
-    // Names of this function's parameters; function names are checked in `functions` (not copied: per function
-    // that would make the whole file quadratic).
+    // Names of this function; function names are checked in `functions` (not copied: per function that would
+    // make the whole file quadratic).
     let mut taken: HashSet<String> = HashSet::new();
-    let mut params = Vec::with_capacity(function.params.len());
-    for (index, name) in function.params.iter().enumerate() {
-        let name_key = key(target, name);
-        let usable = is_identifier(target, name) && !generated(name) && !taken.contains(&name_key) && !functions.contains(&name_key);
-        let name = if usable { name.clone() } else { format!("arg{index}") };
+    let kept: Vec<Option<String>> = function
+        .params
+        .iter()
+        .map(|name| {
+            let name_key = key(target, name);
+            let usable = is_identifier(target, name) && !taken.contains(&name_key) && !functions.contains(&name_key);
+            usable.then(|| {
+                taken.insert(name_key);
+                name.clone()
+            })
+        })
+        .collect();
+    let mut fresh = |base: String| {
+        let mut name = base.clone();
+        let mut attempt = 1;
+        while taken.contains(&key(target, &name)) || functions.contains(&key(target, &name)) || !is_identifier(target, &name) {
+            attempt += 1;
+            name = if attempt == 2 { format!("{base}_") } else { format!("{base}_{attempt}") };
+        }
         taken.insert(key(target, &name));
-        params.push(name);
-    }
-    let results = if function.results == 1 { vec!["r".to_string()] } else { (0..function.results).map(|k| format!("r{k}")).collect() };
-    Signature { name: function.name.clone(), params, results }
+        name
+    };
+    let params: Vec<String> =
+        kept.into_iter().enumerate().map(|(index, name)| name.unwrap_or_else(|| fresh(format!("arg{index}")))).collect();
+    let results = if function.results == 1 {
+        vec![fresh("r".to_string())]
+    } else {
+        (0..function.results).map(|k| fresh(format!("r{k}"))).collect()
+    };
+    let mut vars = Vec::new();
+    locals(&function.body, &mut vars);
+    let count = vars.iter().map(|(var, _)| var + 1).max().unwrap_or(0);
+    let locals = (0..count).map(|var| fresh(format!("v{var}"))).collect();
+    Signature { name: function.name.clone(), params, results, locals }
 }
 
 struct Printer<'t> {
@@ -367,12 +565,12 @@ impl Printer<'_> {
             match stmt {
                 Stmt::Let { var, ty, value } => {
                     let value = self.expr(value, ConstantUse::Typed)?.text;
-                    let line = self.target.let_statement(&var_name(*var), *ty, &value);
+                    let line = self.target.let_statement(&self.signature.locals[*var], *ty, &value);
                     self.line(line);
                 }
                 Stmt::If { vars, cond, then_body, then_values, else_body, else_values } => {
                     for (var, ty) in vars {
-                        if let Some(line) = self.target.declare(&var_name(*var), *ty) {
+                        if let Some(line) = self.target.declare(&self.signature.locals[*var], *ty) {
                             self.line(line);
                         }
                     }
@@ -402,12 +600,29 @@ impl Printer<'_> {
         Ok(())
     }
 
+    /// The entry check of one domain bound (`--assert-bounds`).
+    fn check(&mut self, bound: &Bound) -> Result<(), PrintError> {
+        let index = self.operand(&bound.index, ConstantUse::Plain)?;
+        let limit = self.operand(&bound.limit, ConstantUse::Plain)?;
+        let origin = bound.origin;
+        let cond = self
+            .target
+            .compare(Pred::Ult, &index, &limit)
+            .map_err(|message| PrintError { origin, message: format!("the bound check: {message}") })?
+            .text;
+        let message = format!("{}: argument outside the domain: {} does not hold", self.signature.name, neutral_bound(bound, self.signature));
+        for line in self.target.bounds_check(self.signature, &cond, &index.text(), &message) {
+            self.line(line);
+        }
+        Ok(())
+    }
+
     fn branch(&mut self, vars: &[(usize, Ty)], body: &[Stmt], values: &[Expr]) -> Result<(), PrintError> {
         self.depth += 1;
         self.statements(body)?;
         for ((var, _), value) in vars.iter().zip(values) {
             let value = self.expr(value, ConstantUse::Typed)?.text;
-            let line = self.target.assign(&var_name(*var), &value);
+            let line = self.target.assign(&self.signature.locals[*var], &value);
             self.line(line);
         }
         self.depth -= 1;
@@ -423,7 +638,7 @@ impl Printer<'_> {
         let at = |origin: Origin| move |message: String| PrintError { origin, message };
         match expr {
             Expr::Param(index) => Ok(Rendered::atom(self.signature.params[*index].clone())),
-            Expr::Var(var) => Ok(Rendered::atom(var_name(*var))),
+            Expr::Var(var) => Ok(Rendered::atom(self.signature.locals[*var].clone())),
             Expr::Bool(value) => Ok(target.boolean(*value)),
             Expr::Const(value, origin) => target.constant(*value, context).map_err(|message| PrintError {
                 origin: *origin,
@@ -472,6 +687,23 @@ impl Printer<'_> {
             }
         }
     }
+}
+
+/// A constant of a 32-bit unsigned index type: values below 2^32 as they are, a negative c ≥ −2^31 as 2^32 + c
+/// (exact for `+ - *` modulo 2^32, e.g. `addi x, -1`), others rejected; shift amounts below 32.
+pub fn narrow_constant(value: u64, context: ConstantUse, language: Language, index_type: &str) -> Result<u64, String> {
+    let signed = value as i64;
+    let bits = if value <= u32::MAX as u64 {
+        value
+    } else if (-(1i64 << 31)..0).contains(&signed) {
+        (1u64 << 32).wrapping_add_signed(signed)
+    } else {
+        return Err(format!("does not fit {}'s 32-bit '{index_type}' (values below 2^32)", language.display_name()));
+    };
+    if context == ConstantUse::ShiftAmount && bits >= 32 {
+        return Err(format!("shifts by {bits}, out of {}'s 32-bit range", language.display_name()));
+    }
+    Ok(bits)
 }
 
 /// The error for an op a language has no exact spelling for.

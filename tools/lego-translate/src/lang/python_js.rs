@@ -26,9 +26,28 @@ const JS_KEYWORDS: &[&str] = &[
 /// JavaScript's exact-integer limit.
 const MAX_SAFE: i64 = (1 << 53) - 1;
 
+/// A message as a string literal of Python or JavaScript (the domain's text has no quotes or backslashes;
+/// escaped anyway).
+fn quoted(message: &str) -> String {
+    format!("\"{}\"", message.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
 impl Target for Python {
     fn language(&self) -> Language {
         Language::Python
+    }
+
+    fn index_type(&self) -> &'static str {
+        "int"
+    }
+
+    fn comment(&self, text: &str) -> String {
+        format!("# {text}")
+    }
+
+    fn bounds_check(&self, _signature: &Signature, cond: &str, index: &str, message: &str) -> Vec<String> {
+        // Not `assert` (python -O drops it); Python's ints can be negative, which no index is.
+        vec![format!("if not ({index} >= 0 and {cond}):"), format!("    raise IndexError({})", quoted(message))]
     }
 
     fn keywords(&self) -> &'static [&'static str] {
@@ -143,6 +162,15 @@ fn js_power_of_two(k: u64) -> Result<String, String> {
 impl Target for JavaScript {
     fn language(&self) -> Language {
         Language::JavaScript
+    }
+
+    fn index_type(&self) -> &'static str {
+        "Number"
+    }
+
+    fn bounds_check(&self, _signature: &Signature, cond: &str, index: &str, message: &str) -> Vec<String> {
+        // A Number can be negative or fractional, which no index is.
+        vec![format!("if (!(Number.isInteger({index}) && {index} >= 0 && {cond})) throw new RangeError({});", quoted(message))]
     }
 
     fn keywords(&self) -> &'static [&'static str] {

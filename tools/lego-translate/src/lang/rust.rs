@@ -30,6 +30,15 @@ impl Target for Rust {
         Language::Rust
     }
 
+    fn index_type(&self) -> &'static str {
+        "u64"
+    }
+
+    fn bounds_check(&self, _signature: &Signature, cond: &str, _index: &str, message: &str) -> Vec<String> {
+        // assert!, not debug_assert!: the check was asked for, in release builds too.
+        vec![format!("assert!({cond}, \"{}\");", message.replace('\\', "\\\\").replace('"', "\\\"").replace('{', "{{").replace('}', "}}"))]
+    }
+
     fn keywords(&self) -> &'static [&'static str] {
         KEYWORDS
     }
@@ -113,7 +122,8 @@ impl Target for Rust {
         };
         vec![
             "#[inline]".to_string(),
-            "#[allow(clippy::all, unused_parens, unused_variables)]".to_string(),
+            // dead_code: a file of index functions is included whole, and a program calls only some of them.
+            "#[allow(clippy::all, unused_parens, unused_variables, dead_code)]".to_string(),
             format!("pub fn {}({}){returns} {{", signature.name, params.join(", ")),
         ]
     }

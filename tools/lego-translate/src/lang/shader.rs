@@ -3,7 +3,7 @@
 //! constants that do not fit, shifts by 32 or more and signed ops are rejected. A negative constant c
 //! (`addi x, -1`) becomes 2^32 + c, exact for `+ - *`.
 
-use super::{banner, no_equivalent, ConstantUse, Language, Operand, Rendered, Signature, Target};
+use super::{banner, narrow_constant, no_equivalent, ConstantUse, Language, Operand, Rendered, Signature, Target};
 use crate::program::{BinOp, LogicOp, Pred, Ty, UnOp};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,13 +41,6 @@ const WGSL_KEYWORDS: &[&str] = &[
 ];
 
 impl Shader {
-    fn index_type(self) -> &'static str {
-        match self {
-            Shader::Glsl => "uint",
-            Shader::Wgsl => "u32",
-        }
-    }
-
     fn ty(self, ty: Ty) -> &'static str {
         match ty {
             Ty::Index => self.index_type(),
@@ -68,6 +61,36 @@ impl Target for Shader {
         }
     }
 
+    fn index_bits(&self) -> u32 {
+        32
+    }
+
+    fn index_type(&self) -> &'static str {
+        match self {
+            Shader::Glsl => "uint",
+            Shader::Wgsl => "u32",
+        }
+    }
+
+    fn bounds_check(&self, signature: &Signature, cond: &str, _index: &str, _message: &str) -> Vec<String> {
+        // A shader cannot abort: outside the domain every result is the all-ones "no element" value, which no
+        // in-domain call returns except expand_by's padding.
+        const NONE: &str = "0xFFFFFFFFu";
+        let exit = match (self, signature.results.len()) {
+            (_, 1) => format!("return {NONE};"),
+            (Shader::Glsl, _) => {
+                let outs: Vec<String> = signature.results.iter().map(|r| format!("{r} = {NONE}; ")).collect();
+                format!("{}return;", outs.concat())
+            }
+            (Shader::Wgsl, 0) => "return;".to_string(),
+            (Shader::Wgsl, n) => format!("return {}({});", Self::result_struct(signature), vec![NONE; n].join(", ")),
+        };
+        match self {
+            Shader::Glsl => vec![format!("if (!({cond})) {{ {exit} }}")],
+            Shader::Wgsl => vec![format!("if !({cond}) {{ {exit} }}")],
+        }
+    }
+
     fn keywords(&self) -> &'static [&'static str] {
         match self {
             Shader::Glsl => GLSL_KEYWORDS,
@@ -83,21 +106,7 @@ impl Target for Shader {
     }
 
     fn constant(&self, value: u64, context: ConstantUse) -> Result<Rendered, String> {
-        let signed = value as i64;
-        let bits = if value <= u32::MAX as u64 {
-            value
-        } else if (-(1i64 << 31)..0).contains(&signed) {
-            (1u64 << 32).wrapping_add_signed(signed)
-        } else {
-            return Err(format!(
-                "does not fit {}'s 32-bit '{}' (values below 2^32)",
-                self.language().display_name(),
-                self.index_type()
-            ));
-        };
-        if context == ConstantUse::ShiftAmount && bits >= 32 {
-            return Err(format!("shifts by {bits}, out of {}'s 32-bit range", self.language().display_name()));
-        }
+        let bits = narrow_constant(value, context, self.language(), self.index_type())?;
         Ok(Rendered::atom(format!("{bits}u")))
     }
 

@@ -1,4 +1,5 @@
-//! ASCII pictures of index mappings, computed with the reference algebra (`lego-algebra`).
+//! Pictures of index mappings, computed with the reference algebra: ASCII ([`Picture::render`], the docs' op
+//! pages via lego-docgen, and `lego-studio draw -o x.txt`) and SVG ([`Picture::render_svg`], `lego-studio draw -o x.svg`).
 //!
 //! A picture has two grids:
 //! - **logical → physical**: the layout's logical index space drawn as a matrix, each cell holding the flat
@@ -11,7 +12,7 @@
 //! `tile_by … tile_dims [[2, 4], [4, 3]]` (logical `(ti, tk, i, k)`) is drawn as its 8 × 12 matrix with a line
 //! between tiles. Rank 1 is one row.
 
-use lego_algebra::{mixed_radix_flatten, mixed_radix_unflatten, Layout, NO_ELEMENT};
+use crate::{mixed_radix_flatten, mixed_radix_unflatten, Layout, NO_ELEMENT};
 use std::fmt::Write as _;
 
 /// How a layout's logical index maps onto the rows and columns of the drawing.
@@ -75,6 +76,18 @@ impl View {
     }
 }
 
+/// The computed cells: `(text, highlighted)` per cell, logical grid and physical memory.
+struct Grids {
+    view: View,
+    rows: u64,
+    cols: u64,
+    logical: Vec<Vec<(String, bool)>>,
+    physical: Vec<Vec<(String, bool)>>,
+    memory_width: u64,
+    memory_rows: u64,
+    highlighted_flat: Option<u64>,
+}
+
 /// What to draw.
 pub struct Picture {
     pub layout: Layout,
@@ -131,8 +144,8 @@ impl Picture {
         self
     }
 
-    /// Both grids, as plain text (no code fence).
-    pub fn render(&self) -> Result<String, String> {
+    /// The cells of both grids (shared by the text and SVG renderings).
+    fn grids(&self) -> Result<Grids, String> {
         let layout = &self.layout;
         let view = View::of(layout);
         let (rows, cols) = (view.rows(), view.cols());
@@ -179,7 +192,13 @@ impl Picture {
             }
             physical.push(line);
         }
+        Ok(Grids { view, rows, cols, logical, physical, memory_width, memory_rows, highlighted_flat })
+    }
 
+    /// Both grids, as plain text (no code fence).
+    pub fn render(&self) -> Result<String, String> {
+        let layout = &self.layout;
+        let Grids { view, rows, cols, logical, physical, memory_width, memory_rows, highlighted_flat } = self.grids()?;
         let mut out = String::new();
         let shape = |axes: &[usize]| {
             axes.iter().map(|axis| format!("i{axis}")).collect::<Vec<_>>().join(", ")
@@ -212,10 +231,109 @@ impl Picture {
     }
 }
 
+impl Picture {
+    /// Both grids as a standalone SVG document: the logical grid (each cell holds its physical offset, a line
+    /// between tiles) above the physical memory strip (each position holds the (row,column) stored there).
+    /// A cell and the memory position it maps to share a colour (the hue follows the offset), and each has a
+    /// tooltip (`<title>`) naming both ends of the mapping.
+    pub fn render_svg(&self) -> Result<String, String> {
+        let layout = &self.layout;
+        let Grids { view, rows, cols, logical, physical, memory_width, memory_rows, highlighted_flat: _ } = self.grids()?;
+        let size = layout.codomain_size().max(1);
+        let longest = logical.iter().chain(&physical).flatten().map(|(text, _)| text.chars().count()).max().unwrap_or(1);
+        let cell_w = (8 * longest as u64 + 14).max(28);
+        let cell_h = 24u64;
+        let margin = 16u64;
+        let title_h = 44u64;
+        let gap = 40u64;
+        let grid_w = cols * cell_w;
+        let strip_w = memory_width * cell_w;
+        let title = layout.to_string();
+        // Monospace at 14px is about 8.4px a character; the widest of the title, the grid and the strip.
+        let title_w = title.chars().count() as u64 * 85 / 10;
+        let width = 2 * margin + grid_w.max(strip_w).max(title_w).max(420);
+        let logical_y = margin + title_h;
+        let strip_y = logical_y + rows * cell_h + gap;
+        let height = strip_y + memory_rows * cell_h + margin;
+        let colour = |flat: u64| format!("hsl({}, 70%, 86%)", flat * 300 / size);
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="monospace" font-size="12">"#
+        );
+        let _ = writeln!(out, r#"<rect width="{width}" height="{height}" fill="white"/>"#);
+        let _ = writeln!(out, r#"<text x="{margin}" y="{}" font-size="14">{}</text>"#, margin + 12, xml(&title));
+        let _ = writeln!(
+            out,
+            r#"<text x="{margin}" y="{}">logical dims {:?}, {} elements: logical index → physical offset</text>"#,
+            margin + 32,
+            layout.dims(),
+            layout.numel()
+        );
+        for (row, line) in logical.iter().enumerate() {
+            for (col, (text, highlighted)) in line.iter().enumerate() {
+                let (x, y) = (margin + col as u64 * cell_w, logical_y + row as u64 * cell_h);
+                let index = view.index(row as u64, col as u64);
+                let fill = text.parse::<u64>().map(colour).unwrap_or_else(|_| "#eeeeee".into());
+                let stroke = if *highlighted { r#" stroke="black" stroke-width="2""# } else { r##" stroke="#999999""## };
+                let _ = writeln!(
+                    out,
+                    r#"<g><title>logical {index:?} → {}</title><rect x="{x}" y="{y}" width="{cell_w}" height="{cell_h}" fill="{fill}"{stroke}/><text x="{}" y="{}" text-anchor="middle">{}</text></g>"#,
+                    xml(text),
+                    x + cell_w / 2,
+                    y + 16,
+                    xml(text)
+                );
+            }
+        }
+        // Tile boundaries: heavier lines every innermost block.
+        let (row_block, col_block) = (view.row_block(), view.col_block());
+        for row in (1..rows).filter(|row| row_block > 0 && row % row_block == 0) {
+            let y = logical_y + row * cell_h;
+            let _ = writeln!(out, r#"<line x1="{margin}" y1="{y}" x2="{}" y2="{y}" stroke="black" stroke-width="2"/>"#, margin + grid_w);
+        }
+        for col in (1..cols).filter(|col| col_block > 0 && col % col_block == 0) {
+            let x = margin + col * cell_w;
+            let _ = writeln!(out, r#"<line x1="{x}" y1="{logical_y}" x2="{x}" y2="{}" stroke="black" stroke-width="2"/>"#, logical_y + rows * cell_h);
+        }
+        let _ = writeln!(
+            out,
+            r#"<text x="{margin}" y="{}">physical memory, {memory_width} positions per line: (row,column) stored at each offset</text>"#,
+            strip_y - 8
+        );
+        for (memory_row, line) in physical.iter().enumerate() {
+            for (memory_col, (text, highlighted)) in line.iter().enumerate() {
+                let flat = memory_row as u64 * memory_width + memory_col as u64;
+                if flat >= layout.codomain_size() {
+                    continue;
+                }
+                let (x, y) = (margin + memory_col as u64 * cell_w, strip_y + memory_row as u64 * cell_h);
+                let fill = if text == "·" { "#eeeeee".to_string() } else { colour(flat) };
+                let stroke = if *highlighted { r#" stroke="black" stroke-width="2""# } else { r##" stroke="#999999""## };
+                let _ = writeln!(
+                    out,
+                    r#"<g><title>offset {flat} ← {}</title><rect x="{x}" y="{y}" width="{cell_w}" height="{cell_h}" fill="{fill}"{stroke}/><text x="{}" y="{}" text-anchor="middle">{}</text></g>"#,
+                    xml(text),
+                    x + cell_w / 2,
+                    y + 16,
+                    xml(text)
+                );
+            }
+        }
+        out.push_str("</svg>\n");
+        Ok(out)
+    }
+}
+
+/// Text escaped for XML character data and attribute values.
+fn xml(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lego_algebra::examples;
+    use crate::examples;
 
     #[test]
     fn row_major_is_numbered_in_reading_order() {
@@ -237,6 +355,18 @@ mod tests {
         let text = Picture::new(examples::tiled_8x12()).highlight(&[1, 2, 3, 1]).render().unwrap();
         assert!(text.contains('+') && text.contains('|'), "{text}");
         assert!(text.contains("[91]"), "{text}");
+    }
+
+    #[test]
+    fn svg_has_one_cell_per_element_in_each_view() {
+        let svg = Picture::new(examples::col_4x8()).render_svg().unwrap();
+        assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""), "{svg}");
+        assert_eq!(svg.matches("<title>logical ").count(), 32, "{svg}");
+        assert_eq!(svg.matches("<title>offset ").count(), 32, "{svg}");
+        // col [4, 8]: logical (1, 2) is at offset 1 + 4·2 = 9, and offset 9 holds (1,2).
+        assert!(svg.contains("<title>logical [1, 2] → 9</title>"), "{svg}");
+        assert!(svg.contains("<title>offset 9 ← 1,2</title>"), "{svg}");
+        assert!(svg.trim_end().ends_with("</svg>"));
     }
 
     #[test]
