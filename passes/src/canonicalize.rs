@@ -9,50 +9,70 @@
 //!    `Σ s_j·arg_j` (only `arith.addi`, `arith.muli` by a constant, the arguments and the constant 0) whose
 //!    strides are the row-major strides of a permutation (walk positions from the last with target stride 1,
 //!    take the lowest-numbered unused argument with that stride), and a present `inv` region is the exact
-//!    inverse (every point checked for small volumes, proved with Z3 otherwise; undecided → no rewrite);
+//!    inverse ([`crate::genp_obligation`]: every point checked for small volumes, proved with Z3 otherwise;
+//!    refuted or undecided → no rewrite, silently: the gen_p stays as written);
 //! 4. every unused pure lego op is erased (all but `check`, `assume*`, `assert*`, `load`, `store`).
+//!
+//! Patterns 1 and 2 hold only if every gen_p that `L` is built from has an `inv` that inverts its `apply`, a
+//! proof obligation (docs/ops/gen_p.md). With `verify-gen-p` (the default) it is discharged first
+//! ([`crate::genp_obligation`]): refuted → the published `Layout is not bijective` error at the gen_p and the
+//! pass fails (as `lego-lower` does on the same program, so the answer does not depend on whether this pass ran
+//! first); undecided → a warning, and no fold; `L` not built by visible layout ops here (a function argument)
+//! → no fold, silently (its gen_p's are proved where lowering rebuilds the layout). `verify-gen-p=false` trusts
+//! the inverse (the published tool's behaviour).
 //!
 //! The published patterns 1–2 fire on any two ops with the same result count and 3 ignores `inv`; ours are the
 //! sound versions docs/reference/passes.md asks for.
 
 use crate::{
     external::{LegoPass, PassFailure, PassId},
+    genp_obligation::{self, GenPObligations, LayoutInverse},
     lowering::ir::{defining_op, erase, first_result, op_has_uses, replace_all_uses, Builder},
-    smt_encode::{self, Encoder},
 };
 use lego_dialect::ops::{build_permutation_layout, constant_index_value, layout_op, walk_ops, Dim, LayoutOp, OpKind};
-use lego_smt::Term;
 use melior::{
-    ir::{block::BlockLike, operation::OperationLike, BlockRef, OperationRef, RegionLike, RegionRef, Value},
+    ir::{block::BlockLike, operation::OperationLike, BlockRef, Location, OperationRef, RegionLike, RegionRef, Value},
     Context,
 };
 
-/// Volumes up to this many points are checked exhaustively; larger ones are proved with Z3.
-const EXHAUSTIVE_POINTS: i64 = 1 << 14;
-/// Z3 budget per inverse proof (milliseconds).
-const PROOF_TIMEOUT_MS: u64 = 2_000;
 /// Safety bound on sweeps; each sweep applies every pattern that matches.
 const MAX_SWEEPS: usize = 32;
 
 static ID: PassId = PassId::new();
 
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct Canonicalize {
     /// Upstream `canonicalize` runs next (the `canonicalize` elements of `lego-lower`): it is MLIR's greedy
     /// driver, so of the §0 clean-up only the dead-lego sweep is ours.
     followed_by_canonicalize: bool,
+    /// Option `verify-gen-p`: discharge the gen_p inverse obligation before patterns 1 and 2.
+    verify_gen_p: bool,
     lego_ops_left: bool,
 }
 
-/// The pass, ready for a pass manager.
-pub fn create() -> melior::pass::Pass {
-    crate::external::into_mlir_pass(Canonicalize::default(), &ID)
+/// The pass, ready for a pass manager (`verify_gen_p`: the option `verify-gen-p`).
+pub fn create(verify_gen_p: bool) -> melior::pass::Pass {
+    crate::external::into_mlir_pass(Canonicalize { followed_by_canonicalize: false, verify_gen_p, lego_ops_left: true }, &ID)
 }
 
 /// The pass where upstream `canonicalize` comes next, when `followed` (see [`Canonicalize`]).
-pub fn create_followed_by_canonicalize(followed: bool) -> melior::pass::Pass {
-    crate::external::into_mlir_pass(Canonicalize { followed_by_canonicalize: followed, lego_ops_left: true }, &ID)
+pub fn create_followed_by_canonicalize(followed: bool, verify_gen_p: bool) -> melior::pass::Pass {
+    crate::external::into_mlir_pass(Canonicalize { followed_by_canonicalize: followed, verify_gen_p, lego_ops_left: true }, &ID)
 }
+
+/// The option of the rewrites that rely on a gen_p's inverse: `lego-to-arith`, `lego-lower`, and (with
+/// [`VERIFY_GEN_P_CANONICALIZE`]'s text) `lego-canonicalize` and every `canonicalize` of lego-opt.
+pub const VERIFY_GEN_P: crate::registry::OptionSpec = crate::registry::OptionSpec {
+    name: "verify-gen-p",
+    default: "true",
+    description: "prove each gen_p's inv inverts its apply before an apply_inverse is computed or folded through it (refuted: located error, exit 1; undecided: warning, no fold); false trusts inv, as the published tool does",
+};
+
+/// [`VERIFY_GEN_P`] as `lego-canonicalize` lists it.
+pub const VERIFY_GEN_P_CANONICALIZE: crate::registry::OptionSpec = crate::registry::OptionSpec {
+    description: "prove each gen_p's inv inverts its apply before folding apply∘apply_inverse / apply_inverse∘apply (refuted: located error, exit 1; undecided: warning, no fold); false trusts inv, as the published tool does; every canonicalize takes it too",
+    ..VERIFY_GEN_P
+};
 
 impl LegoPass for Canonicalize {
     fn name(&self) -> &'static str {
@@ -64,7 +84,7 @@ impl LegoPass for Canonicalize {
     }
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
-        canonicalize(op);
+        canonicalize(op, self.verify_gen_p)?;
         // docs/reference/lowering.md §0: the greedy driver's clean-up (folding, constants uniqued/hoisted, dead ops).
         let outcome = if self.followed_by_canonicalize {
             crate::cleanup::cleanup_before_canonicalize(op.to_raw())
@@ -94,10 +114,44 @@ pub fn is_pure(kind: OpKind) -> bool {
     )
 }
 
-/// Applies the patterns under `root` to a fixed point. Returns how many rewrites (erasures included) happened.
-pub fn canonicalize(root: OperationRef) -> usize {
+/// What patterns 1 and 2 need to know before they fold: the run's gen_p verdicts.
+struct Inverses<'c> {
+    checker: GenPObligations<'c>,
+    /// `verify-gen-p`; false: patterns 1 and 2 trust the inverse.
+    verify: bool,
+    /// A fold met a gen_p whose inverse is refuted (reported): the pass fails.
+    refuted: bool,
+}
+
+impl<'c> Inverses<'c> {
+    /// Whether a fold that relies on `layout`'s inverse may fire; `inverse` is the `apply_inverse` it removes.
+    /// A failing obligation is reported once per gen_p.
+    fn trusted(&mut self, layout: Value<'c, '_>, inverse: Location<'c>, folded: &str) -> bool {
+        if !self.verify {
+            return true;
+        }
+        let (gen_p, obligation) = match self.checker.layout(layout) {
+            LayoutInverse::Holds => return true,
+            // Built elsewhere (a function argument): its gen_p's are checked where the layout is lowered.
+            LayoutInverse::Hidden => return false,
+            LayoutInverse::Fails(gen_p, obligation) => (gen_p, obligation),
+        };
+        let consequence = format!("{folded} is not folded");
+        if self.checker.report(gen_p, &obligation, inverse, genp_obligation::USED_HERE, &consequence) {
+            self.refuted = true;
+        }
+        false
+    }
+}
+
+/// Applies the patterns under `root` to a fixed point. Returns how many rewrites (erasures included) happened;
+/// fails when a fold met a gen_p whose inverse is refuted (`verify_gen_p`, reported at the gen_p).
+pub fn canonicalize(root: OperationRef, verify_gen_p: bool) -> Result<usize, PassFailure> {
     let handle = crate::mlir_context::ContextHandle::of(&root);
     let context = handle.get();
+    // Pattern 3 always checks a gen_p's inverse (silently); patterns 1 and 2 only with verify-gen-p.
+    let mut inverses =
+        Inverses { checker: GenPObligations::new(genp_obligation::BUDGET_MS), verify: verify_gen_p, refuted: false };
     let mut total = 0;
     for _ in 0..MAX_SWEEPS {
         let mut candidates = Vec::new();
@@ -116,25 +170,30 @@ pub fn canonicalize(root: OperationRef) -> usize {
                 continue;
             }
             let rewritten = match kind {
-                OpKind::Apply => fold_apply_of_inverse(op),
-                OpKind::ApplyInverse => fold_inverse_of_apply(op),
-                OpKind::GenP => gen_p_to_reg_p(context, op),
+                OpKind::Apply => fold_apply_of_inverse(op, &mut inverses),
+                OpKind::ApplyInverse => fold_inverse_of_apply(op, &mut inverses),
+                OpKind::GenP => gen_p_to_reg_p(context, op, &mut inverses.checker),
                 _ => false,
             };
             if rewritten {
                 changed += 1;
             }
         }
+        if inverses.refuted {
+            lego_smt::join_background();
+            return Err(PassFailure("a gen_p's inv region does not invert its apply region".into()));
+        }
         total += changed;
         if changed == 0 {
             break;
         }
     }
-    total
+    lego_smt::join_background();
+    Ok(total)
 }
 
 /// Pattern 1: `apply(L, r#0, …, r#n-1)`, `r = apply_inverse(L, f)` → `f`.
-fn fold_apply_of_inverse(apply: OperationRef) -> bool {
+fn fold_apply_of_inverse<'c>(apply: OperationRef<'c, '_>, inverses: &mut Inverses<'c>) -> bool {
     let operands: Vec<Value> = apply.operands().collect();
     let Some((&layout, indices)) = operands.split_first() else { return false };
     let Some(first) = indices.first() else { return false };
@@ -151,6 +210,9 @@ fn fold_apply_of_inverse(apply: OperationRef) -> bool {
     if !in_order || inverse.operand_count() != 2 {
         return false;
     }
+    if !inverses.trusted(layout, inverse.location(), "apply(apply_inverse(y))") {
+        return false;
+    }
     tracing::debug!(target: "lego", "canonicalize: apply(apply_inverse) at {}", apply.location());
     replace_all_uses(first_result(apply), flat);
     erase(apply);
@@ -158,7 +220,7 @@ fn fold_apply_of_inverse(apply: OperationRef) -> bool {
 }
 
 /// Pattern 2: `apply_inverse(L, apply(L, i⃗))` → `i⃗`.
-fn fold_inverse_of_apply(inverse: OperationRef) -> bool {
+fn fold_inverse_of_apply<'c>(inverse: OperationRef<'c, '_>, inverses: &mut Inverses<'c>) -> bool {
     let (Ok(layout), Ok(flat)) = (inverse.operand(0), inverse.operand(1)) else { return false };
     let Some(apply) = defining_op(flat) else { return false };
     if OpKind::of(&apply) != Some(OpKind::Apply) || inverse.operand_count() != 2 {
@@ -167,6 +229,9 @@ fn fold_inverse_of_apply(inverse: OperationRef) -> bool {
     let operands: Vec<Value> = apply.operands().collect();
     let Some((&apply_layout, indices)) = operands.split_first() else { return false };
     if apply_layout != layout || indices.len() != inverse.result_count() {
+        return false;
+    }
+    if !inverses.trusted(layout, inverse.location(), "apply_inverse(apply(x))") {
         return false;
     }
     tracing::debug!(target: "lego", "canonicalize: apply_inverse(apply) at {}", inverse.location());
@@ -180,17 +245,16 @@ fn fold_inverse_of_apply(inverse: OperationRef) -> bool {
 }
 
 /// Pattern 3: `gen_p` → `reg_p` (see the module doc).
-fn gen_p_to_reg_p<'c, 'a>(context: &'c Context, op: OperationRef<'c, 'a>) -> bool {
+fn gen_p_to_reg_p<'c, 'a>(context: &'c Context, op: OperationRef<'c, 'a>, obligations: &mut GenPObligations<'c>) -> bool {
     let Ok(Some(LayoutOp::GenP { dims, apply, inverse })) = layout_op(op) else { return false };
     let Some(sizes) = dims.iter().map(Dim::known).collect::<Option<Vec<i64>>>() else { return false };
     if sizes.is_empty() || sizes.iter().any(|&size| size < 1) {
         return false;
     }
     let Some(perm) = linear_permutation(apply, &sizes) else { return false };
-    if let Some(inverse) = inverse {
-        if !inverse_is_exact(inverse, &perm, &sizes, op) {
-            return false;
-        }
+    // apply is this reg_p, a bijection; a present inv that inverts it is the reg_p's inverse.
+    if inverse.is_some() && !obligations.of_gen_p(op).holds() {
+        return false;
     }
     let Some(b) = Builder::before(context, op) else { return false };
     let perm_i64: Vec<i64> = perm.iter().map(|&p| p as i64).collect();
@@ -260,47 +324,6 @@ fn linear_form(block: BlockRef, value: Value, depth: usize) -> Option<Vec<i64>> 
         }
         _ => None,
     }
-}
-
-/// Whether the `inv` region is the exact inverse of `reg_p perm dims sizes` on `[0, Π sizes)`.
-fn inverse_is_exact(inverse: RegionRef, perm: &[usize], sizes: &[i64], op: OperationRef) -> bool {
-    let Some(volume) = sizes.iter().try_fold(1i64, |acc, &size| acc.checked_mul(size)) else { return false };
-    let x = Term::index_var("%canonicalize_flat");
-    let mut encoder = Encoder::new();
-    let Ok(terms) = encoder.region(inverse, std::slice::from_ref(&x), op.location()) else { return false };
-    if terms.len() != sizes.len() || terms.iter().any(|term| term.width() != Some(64)) {
-        return false;
-    }
-    // The reg_p inverse: B⁻¹(σ(n⃗), x) scattered back, result[σ_k] = phys[k].
-    let physical_dims: Vec<Term> = perm.iter().map(|&p| Term::index(sizes[p] as u64)).collect();
-    let physical = smt_encode::unflatten(&physical_dims, &x);
-    let mut expected = vec![Term::index(0); sizes.len()];
-    for (k, &p) in perm.iter().enumerate() {
-        expected[p] = physical[k].clone();
-    }
-    if volume <= EXHAUSTIVE_POINTS {
-        let Ok(program) = lego_smt::Program::new(&terms) else { return false };
-        let names: Vec<String> = program.variables().iter().map(|(name, _)| name.clone()).collect();
-        // Only the flat index may be free: anything else (a value from outside the region) is unknown here.
-        if names.iter().any(|name| name != "%canonicalize_flat") {
-            return false;
-        }
-        return (0..volume as u64).all(|flat| {
-            let inputs: Vec<lego_smt::Value> = names.iter().map(|_| lego_smt::Value::Bits(flat)).collect();
-            let evaluation = program.run(&inputs);
-            let want = lego_algebra::mixed_radix_unflatten(&perm.iter().map(|&p| sizes[p] as u64).collect::<Vec<_>>(), flat);
-            let mut logical = vec![0u64; sizes.len()];
-            for (k, &p) in perm.iter().enumerate() {
-                logical[p] = want[k];
-            }
-            evaluation.undefined.is_none()
-                && evaluation.roots.iter().map(|value| value.bits()).eq(logical.into_iter().map(Some))
-        });
-    }
-    let goal = Term::all(terms.iter().zip(&expected).map(|(got, want)| got.eq(want)));
-    let fact = x.ult(&Term::index(volume as u64));
-    let query = lego_smt::Query { goal: &goal, facts: std::slice::from_ref(&fact), observe: &[], timeout_ms: PROOF_TIMEOUT_MS };
-    lego_smt::prove(&query).is_proved()
 }
 
 #[cfg(test)]

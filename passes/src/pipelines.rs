@@ -75,12 +75,17 @@ pub fn lowering_passes() -> Vec<PassInfo> {
         PassInfo {
             name: "lego-to-arith",
             description: "Lower apply/apply_inverse/load/store/cast_view/gen_p to arith, scf, math and memref",
-            options: &[OptionSpec {
-                name: "assume-bounds",
-                default: "false",
-                description: "state each layout input's range (index < dim, flat < size) as lego.assume_bounds for the simplifier",
-            }],
-            entry: Entry::Pass(|options| Ok(crate::to_arith::create(options.bool("assume-bounds")?))),
+            options: &[
+                OptionSpec {
+                    name: "assume-bounds",
+                    default: "false",
+                    description: "state each layout input's range (index < dim, flat < size) as lego.assume_bounds for the simplifier",
+                },
+                crate::canonicalize::VERIFY_GEN_P,
+            ],
+            entry: Entry::Pass(|options| {
+                Ok(crate::to_arith::create(options.bool("assume-bounds")?, options.bool("verify-gen-p")?))
+            }),
         },
     ]
 }
@@ -90,8 +95,8 @@ pub fn canonicalization_passes() -> Vec<PassInfo> {
     vec![PassInfo {
         name: "lego-canonicalize",
         description: "lego canonicalization: apply∘apply_inverse, apply_inverse∘apply, gen_p → reg_p, dead pure lego ops",
-        options: &[],
-        entry: Entry::Pass(|_| Ok(crate::canonicalize::create())),
+        options: &[crate::canonicalize::VERIFY_GEN_P_CANONICALIZE],
+        entry: Entry::Pass(|options| Ok(crate::canonicalize::create(options.bool("verify-gen-p")?))),
     }]
 }
 
@@ -174,18 +179,25 @@ pub fn pipelines() -> Vec<PassInfo> {
     vec![PassInfo {
         name: LEGO_LOWER,
         description: "normalization → to-arith → canonicalize/CSE → arith-simplification → verify → strength-reduction → canonicalize/CSE (layout input ranges and user facts inform the simplifier, then are consumed)",
-        options: &[],
+        options: &[crate::canonicalize::VERIFY_GEN_P],
         entry: Entry::Pipeline(lego_lower),
     }]
 }
 
-fn lego_lower(_: &Options) -> Result<String, RegistryError> {
+fn lego_lower(options: &Options) -> Result<String, RegistryError> {
     // to-arith states the layouts' input ranges for the simplifier; those facts and the user's own
     // (docs/reference/lowering.md §3: lego-lower consumes them) are erased before the last clean-up (which then removes
     // the sizes only they used), so the output holds no lego op. Normalization runs in its fold form: tile_by
-    // is lowered directly by lego-to-arith (§3), not through the normal form.
-    Ok("lego-normalization{fold=true}, lego-to-arith{assume-bounds=true}, canonicalize, cse, lego-arith-simplification, \
-        lego-verify, lego-strength-reduction, lego-materialize-assume-bounds{cleanup=true consume-facts=true}, \
-        canonicalize, cse"
-        .into())
+    // is lowered directly by lego-to-arith (§3), not through the normal form. verify-gen-p goes to every
+    // element that could rely on a gen_p's inverse (the default expansion is unchanged).
+    let (to_arith, canonicalize) = if options.bool("verify-gen-p")? {
+        ("lego-to-arith{assume-bounds=true}", "canonicalize")
+    } else {
+        ("lego-to-arith{assume-bounds=true verify-gen-p=false}", "canonicalize{verify-gen-p=false}")
+    };
+    Ok(format!(
+        "lego-normalization{{fold=true}}, {to_arith}, {canonicalize}, cse, lego-arith-simplification, \
+         lego-verify, lego-strength-reduction, lego-materialize-assume-bounds{{cleanup=true consume-facts=true}}, \
+         {canonicalize}, cse"
+    ))
 }

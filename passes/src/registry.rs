@@ -232,9 +232,11 @@ impl Builder<'_> {
             if element.name == "canonicalize" {
                 // Upstream canonicalize knows nothing of IRDL ops: the lego patterns run with it (docs/reference/passes.md, lego-canonicalize).
                 // Inside lego-lower, upstream canonicalize (the next pass) does the greedy driver's part of the
-                // clean-up.
+                // clean-up. The lego patterns' own option is taken out before MLIR sees the element.
                 let in_lego_lower = self.expanding.last() == Some(&crate::pipelines::LEGO_LOWER);
-                manager.add_pass(crate::canonicalize::create_followed_by_canonicalize(in_lego_lower));
+                let (verify_gen_p, upstream) = split_canonicalize_options(element)?;
+                manager.add_pass(crate::canonicalize::create_followed_by_canonicalize(in_lego_lower, verify_gen_p));
+                return add_upstream(manager, &upstream.to_string(), &upstream.name, self.implicit_nesting);
             }
             return add_upstream(manager, &element.to_string(), &element.name, self.implicit_nesting);
         };
@@ -262,6 +264,40 @@ impl Builder<'_> {
             }
         }
     }
+}
+
+/// `canonicalize{verify-gen-p=false max-iterations=3}` → (false, `canonicalize{max-iterations=3}`): the lego
+/// canonicalization's option (see [`crate::canonicalize::VERIFY_GEN_P`]) and the element MLIR gets. An element
+/// without it is handed over unchanged.
+fn split_canonicalize_options(element: &PassElement) -> Result<(bool, PassElement), RegistryError> {
+    let option = crate::canonicalize::VERIFY_GEN_P.name;
+    let Some(text) = element.options.as_deref() else { return Ok((true, element.clone())) };
+    let options = pipeline_text::parse_pass_options(text).map_err(RegistryError::Pipeline)?;
+    if !options.iter().any(|(key, _)| key == option) {
+        return Ok((true, element.clone()));
+    }
+    let mut verify = true;
+    let mut rest = Vec::new();
+    for (key, value) in options {
+        if key == option {
+            verify = match value.as_str() {
+                "true" | "1" | "" => true,
+                "false" | "0" => false,
+                other => {
+                    return Err(RegistryError::BadOptionValue {
+                        pass: element.name.clone(),
+                        option: key,
+                        value: other.to_string(),
+                        expected: "true or false".into(),
+                    })
+                }
+            };
+        } else {
+            rest.push(format!("{key}={value}"));
+        }
+    }
+    let options = (!rest.is_empty()).then(|| rest.join(" "));
+    Ok((verify, PassElement { name: element.name.clone(), options, offset: element.offset }))
 }
 
 /// Expands lego pipelines into their elements (recursively) and checks lego pass names and options, without

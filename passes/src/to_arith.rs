@@ -18,12 +18,20 @@
 //! of a linearization has no bound of its own).
 //! `lego-lower` turns it on and drops the facts again at its end.
 //!
+//! **`verify-gen-p=true`** (the default): `apply_inverse` is computed through the `inv` regions of the gen_p's
+//! its layout is built from, so each such gen_p's inverse obligation (docs/ops/gen_p.md) is discharged first
+//! ([`crate::genp_obligation`], memoized per gen_p): refuted → the published `Layout is not bijective` error
+//! at the gen_p with its counterexample, and the pass fails; undecided → a warning, and the `inv` region is
+//! lowered as written (there is nothing else to compute `apply_inverse` from). `false` trusts `inv`, as the
+//! published tool does. `apply`, `load` and `store` use `apply` regions only and need no proof.
+//!
 //! Symbolic sizes are trusted: sizes that disagree at run time (a tile_by whose levels do not multiply to
 //! the inner dims, a memref smaller than the layout, out-of-range indices) give unspecified results, as in
 //! docs/reference/semantics.md, unless bounds checks are requested (`lego-generate-bounds-checks`).
 
 use crate::{
     external::{LegoPass, PassFailure, PassId},
+    genp_obligation::{self, GenPObligations, LayoutInverse},
     lowering::{cleanup, uses::lower_use, views},
 };
 use lego_dialect::ops::{walk_ops, OpKind};
@@ -34,15 +42,23 @@ const MAX_ROUNDS: usize = 64;
 
 static ID: PassId = PassId::new();
 
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct ToArith {
     /// State each input's range as a marked `lego.assume_bounds` (option `assume-bounds`).
     pub assume_bounds: bool,
+    /// Prove a gen_p's inverse before lowering an `apply_inverse` through it (option `verify-gen-p`).
+    pub verify_gen_p: bool,
+}
+
+impl Default for ToArith {
+    fn default() -> Self {
+        ToArith { assume_bounds: false, verify_gen_p: true }
+    }
 }
 
 /// The pass, ready for a pass manager.
-pub fn create(assume_bounds: bool) -> melior::pass::Pass {
-    crate::external::into_mlir_pass(ToArith { assume_bounds }, &ID)
+pub fn create(assume_bounds: bool, verify_gen_p: bool) -> melior::pass::Pass {
+    crate::external::into_mlir_pass(ToArith { assume_bounds, verify_gen_p }, &ID)
 }
 
 impl LegoPass for ToArith {
@@ -55,17 +71,20 @@ impl LegoPass for ToArith {
     }
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
-        lower(op, self.assume_bounds)
+        let result = lower(op, self.assume_bounds, self.verify_gen_p);
+        lego_smt::join_background();
+        result
     }
 }
 
 /// Runs the whole lowering on `root`.
-pub fn lower(root: OperationRef, assume_bounds: bool) -> Result<(), PassFailure> {
+pub fn lower(root: OperationRef, assume_bounds: bool, verify_gen_p: bool) -> Result<(), PassFailure> {
     let handle = crate::mlir_context::ContextHandle::of(&root);
     let context = handle.get();
     if !views::thread_through_calls(context, root) {
         return Err(PassFailure("views or layouts could not be threaded through calls".into()));
     }
+    let mut obligations = verify_gen_p.then(|| GenPObligations::new(genp_obligation::BUDGET_MS));
     // Constant inputs outside the layout's domain (crate::constant_inputs): reported once per op and message.
     let feeding_checks = crate::constant_inputs::uses_feeding_checks(root);
     let under_bounds_checks = crate::constant_inputs::uses_under_bounds_checks(root);
@@ -93,6 +112,25 @@ pub fn lower(root: OperationRef, assume_bounds: bool) -> Result<(), PassFailure>
             return Err(PassFailure("lowering did not converge".into()));
         }
         tracing::debug!(target: "lego", "lego-to-arith round {round}: {} ops to lower", pending.len());
+        if let Some(obligations) = obligations.as_mut() {
+            // Before anything is lowered, so a refuted inverse leaves the IR as it was.
+            for (op, kind) in &pending {
+                let (OpKind::ApplyInverse, Ok(layout)) = (kind, op.operand(0)) else { continue };
+                // A hidden layout is one lowering cannot compute either (it reports that itself).
+                if let LayoutInverse::Fails(gen_p, obligation) = obligations.layout(layout) {
+                    failed |= obligations.report(
+                        gen_p,
+                        &obligation,
+                        op.location(),
+                        genp_obligation::USED_HERE,
+                        "apply_inverse is lowered through the inv region as written",
+                    );
+                }
+            }
+            if failed {
+                return Err(PassFailure("a gen_p's inv region does not invert its apply region".into()));
+            }
+        }
         for (op, kind) in pending {
             let mut facts = lego_dialect::ops::LayoutFactsCache::default();
             if let Some(reason) = crate::constant_inputs::constant_input_outside(op, &mut facts) {

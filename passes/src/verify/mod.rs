@@ -1,6 +1,7 @@
 //! The verification passes, together: one file per pass plus the shared SMT encoder and diagnostics helpers.
 
 pub mod bounds_checks;
+pub mod genp_obligation;
 pub mod smt_encode;
 pub mod verify_bank_conflicts;
 pub mod verify_bijectivity;

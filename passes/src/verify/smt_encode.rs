@@ -182,7 +182,10 @@ impl Encoder {
             return fail(value.location(), "cannot verify: expression too deep");
         }
         self.depth += 1;
-        let result = if let Ok(argument) = BlockArgument::try_from(value) {
+        // Ask the kind first: melior's failing `try_from` prints the value (and with it the whole function) for
+        // its error message, which made every encoded op cost as much as printing the module.
+        let is_argument = unsafe { mlir_sys::mlirValueIsABlockArgument(value.to_raw()) };
+        let result = if let Some(argument) = is_argument.then(|| BlockArgument::try_from(value).ok()).flatten() {
             self.block_argument(argument)
         } else if let Ok(result) = OperationResult::try_from(value) {
             self.op_result(result.owner(), result.result_number())

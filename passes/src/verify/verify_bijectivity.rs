@@ -124,20 +124,20 @@ impl LegoPass for VerifyBijectivity {
     }
 }
 
-/// The encoded pieces of one gen_p.
-struct GenP {
-    dims: Vec<Term>,
-    numel: Term,
+/// The encoded pieces of one gen_p (shared with [`crate::genp_obligation`]).
+pub(crate) struct GenP {
+    pub(crate) dims: Vec<Term>,
+    pub(crate) numel: Term,
     /// The proof's own variables: `x` (one per dim) and `y`.
-    xs: Vec<Term>,
-    y: Term,
-    x_names: Vec<String>,
-    y_name: String,
-    apply_x: Term,
-    inv_apply_x: Vec<Term>,
-    inv_y: Vec<Term>,
-    apply_inv_y: Term,
-    facts: Vec<Term>,
+    pub(crate) xs: Vec<Term>,
+    pub(crate) y: Term,
+    pub(crate) x_names: Vec<String>,
+    pub(crate) y_name: String,
+    pub(crate) apply_x: Term,
+    pub(crate) inv_apply_x: Vec<Term>,
+    pub(crate) inv_y: Vec<Term>,
+    pub(crate) apply_inv_y: Term,
+    pub(crate) facts: Vec<Term>,
 }
 
 impl VerifyBijectivity {
@@ -151,7 +151,7 @@ impl VerifyBijectivity {
             return Status::Unverified;
         };
         let start = Instant::now();
-        let gen = match encode_gen_p(op, &dims, apply, inverse) {
+        let gen = match encode_gen_p(op, &dims, apply, inverse, true) {
             Ok(gen) => gen,
             Err(error) => {
                 warn_encode_error(location, "bijectivity", &error);
@@ -422,7 +422,7 @@ impl VerifyBijectivity {
     }
 }
 
-enum Verdict {
+pub(crate) enum Verdict {
     Proved,
     /// One message per refuted direction, `inv(apply(x)) ≠ x` first.
     Refuted(Vec<String>),
@@ -436,8 +436,15 @@ pub const NOT_BIJECTIVE_INV_APPLY: &str = "Layout is not bijective: inv(apply(x)
 /// The published first sentence of a refutation of `apply(inv(y)) = y` (direction A).
 pub const NOT_BIJECTIVE_APPLY_INV: &str = "Layout is not bijective: apply(inv(y)) ≠ y";
 
+/// Obligations A, then B, of `gen` under its own facts, within `options`' budget (what the pass proves for a
+/// gen_p of static sizes; [`crate::genp_obligation`] asks it too).
+pub(crate) fn prove_gen_p(gen: &GenP, options: VerifyOptions) -> Verdict {
+    let pass = VerifyBijectivity { options, exhaustive_limit: EXHAUSTIVE_LIMIT, consistency: false, name: "lego-verify-bijectivity" };
+    pass.prove_all(gen, &gen.facts)
+}
+
 impl GenP {
-    fn substitute(&self, map: &HashMap<String, Term>) -> GenP {
+    pub(crate) fn substitute(&self, map: &HashMap<String, Term>) -> GenP {
         let s = |t: &Term| t.substitute(map);
         GenP {
             dims: self.dims.iter().map(s).collect(),
@@ -455,11 +462,15 @@ impl GenP {
     }
 }
 
-fn encode_gen_p<'c>(
+/// Encodes `apply(x)`, `inv(apply(x))`, `inv(y)`, `apply(inv(y))` and the facts on the sizes; with
+/// `function_facts`, also the `lego.assume*` facts of the enclosing function (they matter only when the regions
+/// read values from outside the gen_p).
+pub(crate) fn encode_gen_p<'c>(
     op: OperationRef<'c, '_>,
     dims: &[ops::Dim<'c, '_>],
     apply: RegionRef<'c, '_>,
     inverse: RegionRef<'c, '_>,
+    function_facts: bool,
 ) -> Result<GenP, EncodeError<'c>> {
     let location = op.location();
     let mut encoder = Encoder::new();
@@ -499,7 +510,7 @@ fn encode_gen_p<'c>(
             facts.push(prefix.ule(&bound));
         }
     }
-    if let Some(function) = enclosing_function(op) {
+    if let Some(function) = enclosing_function(op).filter(|_| function_facts) {
         let (assumed, _skipped) = encoder.assumptions(function);
         facts.extend(assumed);
     }
@@ -508,12 +519,12 @@ fn encode_gen_p<'c>(
 }
 
 /// Observed in A counterexamples: dims, inv(y), apply(inv(y)).
-fn a_observed(gen: &GenP) -> Vec<Term> {
+pub(crate) fn a_observed(gen: &GenP) -> Vec<Term> {
     gen.dims.iter().cloned().chain(gen.inv_y.iter().cloned()).chain([gen.apply_inv_y.clone()]).collect()
 }
 
 /// Observed in B counterexamples: dims, apply(x), numel, inv(apply(x)).
-fn b_observed(gen: &GenP) -> Vec<Term> {
+pub(crate) fn b_observed(gen: &GenP) -> Vec<Term> {
     gen.dims
         .iter()
         .cloned()
@@ -526,7 +537,7 @@ fn hidden(gen: &GenP) -> Vec<&str> {
     gen.x_names.iter().map(String::as_str).chain([gen.y_name.as_str()]).collect()
 }
 
-fn message_a(gen: &GenP, cex: &Counterexample) -> String {
+pub(crate) fn message_a(gen: &GenP, cex: &Counterexample) -> String {
     let rank = gen.dims.len();
     let y = cex.value_of(&gen.y_name).unwrap_or(0);
     let observed = &cex.observed;
@@ -545,7 +556,7 @@ fn message_a(gen: &GenP, cex: &Counterexample) -> String {
     }
 }
 
-fn message_b(gen: &GenP, cex: &Counterexample) -> String {
+pub(crate) fn message_b(gen: &GenP, cex: &Counterexample) -> String {
     let rank = gen.dims.len();
     let x: Vec<String> = gen.x_names.iter().map(|name| cex.value_of(name).unwrap_or(0).to_string()).collect();
     let x = x.join(", ");
