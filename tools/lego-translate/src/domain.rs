@@ -8,6 +8,7 @@
 //! Indices and sizes are written over the function's parameters: a parameter, an `arith.constant`, or
 //! `arith` integer ops of those. Anything else (a size read from a memref, say) is counted as unstated.
 
+use crate::extract::{block_ops, op_name, string_attribute};
 use crate::program::{BinOp, Bound, Domain, Expr, Extent, Origin};
 use lego_dialect::ops::{layout_op, logical_dims, Dim, LayoutOp, OpKind};
 use melior::ir::{operation::OperationLike, OperationRef, Value, ValueLike};
@@ -198,36 +199,6 @@ fn nested_uses(op: MlirOperation) -> usize {
     count
 }
 
-fn block_ops(block: MlirBlock) -> Vec<MlirOperation> {
-    let mut ops = Vec::new();
-    if block.ptr.is_null() {
-        return ops;
-    }
-    let mut op = unsafe { mlirBlockGetFirstOperation(block) };
-    while !op.ptr.is_null() {
-        ops.push(op);
-        op = unsafe { mlirOperationGetNextInBlock(op) };
-    }
-    ops
-}
-
-fn to_string(text: MlirStringRef) -> String {
-    if text.data.is_null() {
-        return String::new();
-    }
-    let bytes = unsafe { std::slice::from_raw_parts(text.data.cast::<u8>(), text.length) };
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn op_name(op: MlirOperation) -> String {
-    to_string(unsafe { mlirIdentifierStr(mlirOperationGetName(op)) })
-}
-
 fn symbol_name(op: MlirOperation) -> String {
-    let name = "sym_name";
-    let attribute = unsafe { mlirOperationGetAttributeByName(op, MlirStringRef { data: name.as_ptr().cast(), length: name.len() }) };
-    if attribute.ptr.is_null() || !unsafe { mlirAttributeIsAString(attribute) } {
-        return String::new();
-    }
-    to_string(unsafe { mlirStringAttrGetValue(attribute) })
+    string_attribute(op, "sym_name").unwrap_or_default()
 }

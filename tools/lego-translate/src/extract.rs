@@ -502,11 +502,11 @@ fn to_string(text: MlirStringRef) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-fn op_name(op: MlirOperation) -> String {
+pub(crate) fn op_name(op: MlirOperation) -> String {
     to_string(unsafe { mlirIdentifierStr(mlirOperationGetName(op)) })
 }
 
-fn string_attribute(op: MlirOperation, name: &'static str) -> Option<String> {
+pub(crate) fn string_attribute(op: MlirOperation, name: &'static str) -> Option<String> {
     let attribute = unsafe { mlirOperationGetAttributeByName(op, string_ref(name)) };
     (!attribute.ptr.is_null() && unsafe { mlirAttributeIsAString(attribute) })
         .then(|| to_string(unsafe { mlirStringAttrGetValue(attribute) }))
@@ -516,7 +516,7 @@ fn type_text(r#type: MlirType) -> String {
     unsafe { melior::ir::Type::from_raw(r#type) }.to_string()
 }
 
-fn block_ops(block: MlirBlock) -> Vec<MlirOperation> {
+pub(crate) fn block_ops(block: MlirBlock) -> Vec<MlirOperation> {
     let mut ops = Vec::new();
     if block.ptr.is_null() {
         return ops;
