@@ -426,6 +426,21 @@ fn check_program(language: &str, corpus: &Corpus, command: &mut Command) {
     eprintln!("{language}: {total} results of {} functions agree with the algebra", corpus.functions.len());
 }
 
+/// The C statement that calls `function` and stores its results in `r[]`: one result is returned, several come
+/// back through out-pointers to locals of type `index_type`.
+fn c_call(function: &Function, mut arguments: Vec<String>, index_type: &str) -> String {
+    if function.results == 1 {
+        return format!("r[0] = {}({});", function.name, arguments.join(", "));
+    }
+    let mut out = Vec::new();
+    for k in 0..function.results {
+        out.push(format!("{index_type} o{k};"));
+        arguments.push(format!("&o{k}"));
+    }
+    let copies: String = (0..function.results).map(|k| format!(" r[{k}] = o{k};")).collect();
+    format!("{{ {} {}({});{copies} }}", out.join(" "), function.name, arguments.join(", "))
+}
+
 fn c_like_harness(corpus: &Corpus, int: &str, call: impl Fn(&Function, &[String]) -> String) -> String {
     let mut text = format!(
         "int main(void) {{\n  long long id;\n  while (scanf(\"%lld\", &id) == 1) {{\n    {int} a[32] = {{0}}, r[32] = {{0}};\n    switch (id) {{\n"
@@ -477,18 +492,8 @@ fn c_output_with_32_bit_indices_runs_and_agrees_with_the_algebra() {
     );
     assert!(std::fs::read_to_string(&generated).unwrap().contains("uint32_t"), "a 32-bit index type");
     let harness = c_like_harness(&corpus, "unsigned long long", |function, arguments| {
-        let mut arguments: Vec<String> = arguments.iter().map(|a| format!("(uint32_t){a}")).collect();
-        if function.results == 1 {
-            format!("r[0] = {}({});", function.name, arguments.join(", "))
-        } else {
-            let mut out = Vec::new();
-            for k in 0..function.results {
-                out.push(format!("uint32_t o{k};"));
-                arguments.push(format!("&o{k}"));
-            }
-            let copies: String = (0..function.results).map(|k| format!(" r[{k}] = o{k};")).collect();
-            format!("{{ {} {}({});{copies} }}", out.join(" "), function.name, arguments.join(", "))
-        }
+        let arguments: Vec<String> = arguments.iter().map(|a| format!("(uint32_t){a}")).collect();
+        c_call(function, arguments, "uint32_t")
     });
     let main = dir.join("main.c");
     std::fs::write(&main, format!("#include <stdio.h>\n#include \"{}\"\n{harness}", generated.display())).unwrap();
@@ -501,18 +506,7 @@ fn run_c(corpus: &Corpus, dir: &Path) -> PathBuf {
     let (corpus, dir) = (corpus, dir.to_path_buf());
     let generated = translate(&dir, &corpus, "lego-to-c", "h");
     let harness = c_like_harness(&corpus, "unsigned long long", |function, arguments| {
-        let mut arguments = arguments.to_vec();
-        if function.results == 1 {
-            format!("r[0] = {}({});", function.name, arguments.join(", "))
-        } else {
-            let mut out = Vec::new();
-            for k in 0..function.results {
-                out.push(format!("uint64_t o{k};"));
-                arguments.push(format!("&o{k}"));
-            }
-            let copies: String = (0..function.results).map(|k| format!(" r[{k}] = o{k};")).collect();
-            format!("{{ {} {}({});{copies} }}", out.join(" "), function.name, arguments.join(", "))
-        }
+        c_call(function, arguments.to_vec(), "uint64_t")
     });
     let main = dir.join("main.c");
     std::fs::write(&main, format!("#include <stdio.h>\n#include \"{}\"\n{harness}", generated.display())).unwrap();
