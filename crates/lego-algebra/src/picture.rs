@@ -275,15 +275,7 @@ impl Picture {
                 let (x, y) = (margin + col as u64 * cell_w, logical_y + row as u64 * cell_h);
                 let index = view.index(row as u64, col as u64);
                 let fill = text.parse::<u64>().map(colour).unwrap_or_else(|_| "#eeeeee".into());
-                let stroke = if *highlighted { r#" stroke="black" stroke-width="2""# } else { r##" stroke="#999999""## };
-                let _ = writeln!(
-                    out,
-                    r#"<g><title>logical {index:?} → {}</title><rect x="{x}" y="{y}" width="{cell_w}" height="{cell_h}" fill="{fill}"{stroke}/><text x="{}" y="{}" text-anchor="middle">{}</text></g>"#,
-                    xml(text),
-                    x + cell_w / 2,
-                    y + 16,
-                    xml(text)
-                );
+                svg_cell(&mut out, &format!("logical {index:?} → {}", xml(text)), (x, y, cell_w, cell_h), &fill, *highlighted, text);
             }
         }
         // Tile boundaries: heavier lines every innermost block.
@@ -309,20 +301,24 @@ impl Picture {
                 }
                 let (x, y) = (margin + memory_col as u64 * cell_w, strip_y + memory_row as u64 * cell_h);
                 let fill = if text == "·" { "#eeeeee".to_string() } else { colour(flat) };
-                let stroke = if *highlighted { r#" stroke="black" stroke-width="2""# } else { r##" stroke="#999999""## };
-                let _ = writeln!(
-                    out,
-                    r#"<g><title>offset {flat} ← {}</title><rect x="{x}" y="{y}" width="{cell_w}" height="{cell_h}" fill="{fill}"{stroke}/><text x="{}" y="{}" text-anchor="middle">{}</text></g>"#,
-                    xml(text),
-                    x + cell_w / 2,
-                    y + 16,
-                    xml(text)
-                );
+                svg_cell(&mut out, &format!("offset {flat} ← {}", xml(text)), (x, y, cell_w, cell_h), &fill, *highlighted, text);
             }
         }
         out.push_str("</svg>\n");
         Ok(out)
     }
+}
+
+/// One SVG cell: a rectangle (black border when highlighted) with its text centred and a hover title.
+fn svg_cell(out: &mut String, title: &str, (x, y, w, h): (u64, u64, u64, u64), fill: &str, highlighted: bool, text: &str) {
+    let stroke = if highlighted { r#" stroke="black" stroke-width="2""# } else { r##" stroke="#999999""## };
+    let _ = writeln!(
+        out,
+        r#"<g><title>{title}</title><rect x="{x}" y="{y}" width="{w}" height="{h}" fill="{fill}"{stroke}/><text x="{}" y="{}" text-anchor="middle">{}</text></g>"#,
+        x + w / 2,
+        y + 16,
+        xml(text)
+    );
 }
 
 /// Text escaped for XML character data and attribute values.
