@@ -109,6 +109,10 @@ pub enum AlgebraError {
     #[error("division by zero in gen_p body")]
     DivisionByZero,
 
+    /// A memory-cost query with arguments outside the hardware model (access width, bank count, address).
+    #[error("{0}")]
+    MemoryModel(String),
+
     /// The layout uses something the MLIR emitter cannot express (a `Custom` gen_p).
     #[error("cannot emit MLIR for {0}")]
     Unsupported(String),

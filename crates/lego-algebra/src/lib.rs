@@ -6,6 +6,7 @@
 //!   of the `lego-normalization` pass) and exhaustive [`Layout::check_bijective`];
 //! - [`examples`]: the paper's layouts and the reference's worked examples;
 //! - [`random`]: a seeded generator of random layouts and inputs for differential tests;
+//! - [`memcost`]: the bank-conflict degree and sectors per request of one warp request;
 //! - [`mlir`]: the same layouts as lego-dialect MLIR text, for feeding `lego-opt`.
 //!
 //! ```
@@ -21,6 +22,7 @@ mod eval;
 pub mod examples;
 mod genfn;
 mod layout;
+pub mod memcost;
 pub mod mlir;
 pub mod picture;
 mod normalize;
