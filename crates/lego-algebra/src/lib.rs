@@ -6,6 +6,7 @@
 //!   of the `lego-normalization` pass) and exhaustive [`Layout::check_bijective`];
 //! - [`examples`]: the paper's layouts and the reference's worked examples;
 //! - [`random`]: a seeded generator of random layouts and inputs for differential tests;
+//! - [`describe`]: a layout as JSON data (LEGO Studio's page and server exchange layouts in this form);
 //! - [`memcost`]: the bank-conflict degree and sectors per request of one warp request;
 //! - [`mlir`]: the same layouts as lego-dialect MLIR text, for feeding `lego-opt`.
 //!
@@ -17,6 +18,7 @@
 //! ```
 
 mod bijection;
+pub mod describe;
 mod error;
 mod eval;
 pub mod examples;
