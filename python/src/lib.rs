@@ -12,6 +12,7 @@
 mod desc;
 mod differential;
 mod emit;
+mod jit;
 mod readback;
 
 use std::{
@@ -240,6 +241,7 @@ fn _lego(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("LegoError", module.py().get_type::<LegoError>())?;
     module.add_class::<Session>()?;
     module.add_function(wrap_pyfunction!(differential::random_layouts, module)?)?;
+    jit::register(module)?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
