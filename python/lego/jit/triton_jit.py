@@ -72,6 +72,8 @@ def extract_block_ptr_metadata(L: Any, subscripts: Any, env: Optional[Dict[str, 
             isinstance(i, slice) and i.start is None and i.stop is None for i in range_items):
         return None
     perms = [perm for element in L._input_chain for perm in element.perms]
+    if len(perms) != 1:
+        return None  # several perms side by side: not one strided array
     inner = OrderBy(*perms)
     shape = tuple(sympy.sympify(s) for s in inner.dims())
     if len(shape) != d:
