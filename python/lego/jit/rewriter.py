@@ -80,7 +80,9 @@ def _build_eval_env(original_fn: Any, func_def: ast.FunctionDef) -> Dict[str, An
 
 
 def _is_index_expr(value: Any) -> bool:
-    return isinstance(value, sympy.Expr) and not isinstance(value, (sympy.Rel, sympy.logic.boolalg.Boolean))
+    # A Symbol is also a SymPy Boolean: exclude only relations and logic.
+    boolean = (sympy.Rel, sympy.logic.boolalg.BooleanFunction, sympy.logic.boolalg.BooleanAtom)
+    return isinstance(value, sympy.Expr) and not isinstance(value, boolean)
 
 
 def _uses_layout(node: ast.AST, env: Dict[str, Any]) -> bool:
