@@ -36,7 +36,8 @@ def matmul_sources():
     return out
 
 
-def main():
+def render():
+    """The text of generated/lego_generated.py (python/tests/test_jit_triton.py checks the file is current)."""
     sources = [lego.get_kernel_source(K.vecadd), lego.get_kernel_source(K.softmax), lego.get_kernel_source(K.layernorm)]
     sources += matmul_sources()
     sources.append(lego.get_kernel_source(K.grouped_matmul))
@@ -44,9 +45,13 @@ def main():
               '(lego-rs); do not edit. Every index expression below came out of lego-lower."""\n\n'
               "import triton\nimport triton.language as tl\n\n")
     body = "\n\n".join("@triton.jit\n" + s.strip() + "\n" for s in sources)
+    return header + body
+
+
+def main():
     path = os.path.join(HERE, "generated", "lego_generated.py")
     with open(path, "w") as f:
-        f.write(header + body)
+        f.write(render())
     print(path)
 
 
