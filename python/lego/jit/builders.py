@@ -405,6 +405,18 @@ def make_permutation_kernel(layout: Any, shape: Optional[Sequence[int]] = None, 
     return make_elementwise_kernel([src, dst], body, name="transform", workgroup_size=workgroup_size)
 
 
+class GPUIRBuilder:
+    """The published permutation-kernel builder of the SPIR-V path: ``build_module()`` of
+    ``make_permutation_kernel(layout, shape, dtype_str, workgroup_size)``."""
+
+    def __init__(self, layout: Any, shape: Optional[Sequence[int]] = None, dtype_str: str = "f32",
+                 workgroup_size: int = 64) -> None:
+        self.builder = make_permutation_kernel(layout, shape, dtype_str, workgroup_size)
+
+    def build_module(self) -> Tuple[None, str]:
+        return self.builder.build_module()
+
+
 # --- results, targets ------------------------------------------------------------------------------------------
 
 @dataclass
@@ -561,6 +573,8 @@ def _builder_of(layout_or_builder: Any, shape: Optional[Sequence[int]], dtype: A
                 workgroup_size: int) -> KernelBuilder:
     if isinstance(layout_or_builder, KernelBuilder):
         return layout_or_builder
+    if isinstance(layout_or_builder, GPUIRBuilder):
+        return layout_or_builder.builder
     return make_permutation_kernel(layout_or_builder, shape, dtype, workgroup_size)
 
 
