@@ -81,6 +81,11 @@ MM = dict(BM=128, BN=256, BK=64, GM=8, num_warps=8, num_stages=3)
 MM_CONFIGS = [MM, dict(BM=128, BN=128, BK=64, GM=8, num_warps=4, num_stages=4),
               dict(BM=128, BN=128, BK=64, GM=8, num_warps=8, num_stages=3),
               dict(BM=256, BN=128, BK=64, GM=8, num_warps=8, num_stages=3)]
+# --wide: more candidates (deeper pipelines, BK=128).
+MM_WIDE = [dict(BM=128, BN=256, BK=64, GM=8, num_warps=8, num_stages=4),
+           dict(BM=256, BN=128, BK=64, GM=8, num_warps=8, num_stages=4),
+           dict(BM=128, BN=128, BK=128, GM=8, num_warps=8, num_stages=3),
+           dict(BM=128, BN=256, BK=32, GM=8, num_warps=8, num_stages=5)]
 GROUPED_CONFIGS = [dict(BM=128, BN=128, BK=64, num_warps=8, num_stages=3),
                    dict(BM=128, BN=128, BK=32, num_warps=4, num_stages=3),
                    dict(BM=128, BN=256, BK=64, num_warps=8, num_stages=3)]
@@ -170,13 +175,17 @@ def main():
     parser.add_argument("--out", default="results.json")
     parser.add_argument("--sizes", default="2048,4096,8192")
     parser.add_argument("--tune", action="store_true", help="choose each matmul's tile config (hand-written best)")
+    parser.add_argument("--wide", action="store_true", help="with --tune: 4 more matmul candidates")
+    parser.add_argument("--only-matmul", action="store_true")
     args = parser.parse_args()
     global TUNE
     TUNE = args.tune
+    if args.wide:
+        MM_CONFIGS.extend(MM_WIDE)
     print(torch.cuda.get_device_name(0), "triton", triton.__version__, "torch", torch.__version__, flush=True)
-    steps = [run_vecadd, run_softmax, run_layernorm]
+    steps = [] if args.only_matmul else [run_vecadd, run_softmax, run_layernorm]
     steps += [lambda s=s, v=v: run_matmul(s, v) for s in map(int, args.sizes.split(",")) for v in ("nn", "nt", "tn", "tt")]
-    steps += [run_grouped, run_permutation]
+    steps += [] if args.only_matmul else [run_grouped, run_permutation]
     for step in steps:
         try:
             step()
@@ -184,7 +193,7 @@ def main():
             print("FAILED", getattr(step, "__name__", step), repr(error), flush=True)
             ROWS.append({"kernel": str(getattr(step, "__name__", "step")), "error": repr(error)})
     info = {"device": torch.cuda.get_device_name(0), "triton": triton.__version__, "torch": torch.__version__,
-            "tune": TUNE}
+            "tune": TUNE, "wide": args.wide}
     with open(args.out, "w") as f:
         json.dump({"info": info, "rows": ROWS}, f, indent=1)
 
