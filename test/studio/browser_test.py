@@ -176,6 +176,50 @@ def memcost(binary, elem_bytes, requests):
     return [tuple(int(v) for v in line.split()) for line in run.stdout.strip().split("\n")]
 
 
+KERNEL = """func.func @studio_kernel() {{
+  %one = arith.constant 1 : index
+  %rows = arith.constant {rows} : index
+  %c32 = arith.constant 32 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %one, %gy = %one, %gz = %one)
+             threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %rows, %sz = %one)
+             workgroup(%tile : memref<{size}xf32, #gpu.address_space<workgroup>>) {{
+{layout}
+    %shared = lego.cast_view %tile, %{var} : memref<{size}xf32, #gpu.address_space<workgroup>>, !lego.layout -> !lego.view<f32>
+    %x = lego.load %shared[%ty, %tx] : !lego.view<f32>, index, index
+    gpu.terminator
+  }}
+  return
+}}
+"""
+
+
+def analyze_memory_degree(lego_opt, text, rows):
+    """The bank-conflict degree `lego-opt --lego-analyze-memory` proves for the layout of `text` (a rank-2
+    [rows, 32] layout) read as the GPU view's threads=[1], block=[32] reads it: thread (tx, ty) of a 32 × rows
+    block loads element (ty, tx) — warp ty is the page's request at step ty. None when lego-opt lacks the pass."""
+    body = text.split("\n")
+    start = next(n for n, l in enumerate(body) if l.startswith("func.func")) + 1
+    end = next(n for n, l in enumerate(body) if "lego.apply" in l or l.strip() == "return")
+    layout = body[start:end]
+    var = [re.match(r"\s*%(\w+) = lego\.", l).group(1) for l in layout if re.match(r"\s*%\w+ = lego\.", l)][-1]
+    kernel = KERNEL.format(rows=rows, size=rows * 32, layout="\n".join("  " + l for l in layout), var=var)
+    run = subprocess.run([lego_opt, "-", "--lego-analyze-memory", "-o", os.devnull], input=kernel,
+                         capture_output=True, text=True)
+    if "lego-analyze-memory" in run.stderr and run.returncode != 0 and "remark" not in run.stderr:
+        return None
+    m = re.search(r"remark: shared load of 4 bytes per lane: (conflict-free|(\d+)-way bank conflict)", run.stderr)
+    if not m:
+        raise RuntimeError(f"lego-opt --lego-analyze-memory: no remark for\n{kernel}\n{run.stderr}")
+    return 1 if m.group(1) == "conflict-free" else int(m.group(2))
+
+
+def has_analyze_memory(lego_opt):
+    if not lego_opt or not os.path.exists(lego_opt):
+        return False
+    run = subprocess.run([lego_opt, "-", "--lego-analyze-memory", "-o", os.devnull], input="", capture_output=True, text=True)
+    return run.returncode == 0
+
+
 # ------------------------------------------------------------------------------------------ WebDriver
 
 class Browser:
@@ -404,6 +448,8 @@ def main():
     parser.add_argument("--studio", default=os.path.join(ROOT, "target/debug/lego-studio"))
     parser.add_argument("--memcost", default=os.path.join(ROOT, "target/debug/examples/memcost"))
     parser.add_argument("--wasm", default=os.path.join(ROOT, "target/wasm32-unknown-unknown/release/lego_algebra_wasm.wasm"))
+    parser.add_argument("--lego-opt", default=os.path.join(ROOT, "target/debug/lego-opt"),
+                        help="its --lego-analyze-memory remarks are compared with the GPU view (when it has the pass)")
     parser.add_argument("--stub", action="store_true", help="a static server and a stand-in API instead of `serve`")
     parser.add_argument("--chromedriver", default=shutil.which("chromedriver") or "/usr/bin/chromedriver")
     parser.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
@@ -447,6 +493,9 @@ def main():
         # column-major a 32-way conflict (every lane in bank 0), the XOR swizzle conflict-free.
         swizzle32 = browser.js("return PRESETS.find(p => p.id === 'swizzle').text;").replace("[8, 8]", "[32, 32]") \
             .replace("arith.constant 8 : index", "arith.constant 32 : index")
+        analyze = has_analyze_memory(args.lego_opt)
+        if not analyze:
+            print(f"GPU view: {args.lego_opt} has no --lego-analyze-memory; its remarks are not compared", flush=True)
         for name, text, want in [
             ("row 32x32", "func.func @f() {\n  %l = lego.row [32, 32] : !lego.layout\n  return\n}\n", 1),
             ("col 32x32", "func.func @f() {\n  %l = lego.col [32, 32] : !lego.layout\n  return\n}\n", 32),
@@ -456,7 +505,12 @@ def main():
             wait_idle(browser)
             degree = check_gpu(browser, args.studio, args.memcost, name, threads=[1], block=[32])
             check(degree == want, f"{name}: worst degree {degree}, expected {want}")
-            print(f"GPU view {name}: worst bank conflict {degree} (lego_algebra::memcost agrees)", flush=True)
+            proved = ""
+            if analyze:
+                pass_degree = analyze_memory_degree(args.lego_opt, text, 32)
+                check(pass_degree == degree, f"{name}: lego-analyze-memory proves degree {pass_degree}, the page shows {degree}")
+                proved = f", lego-opt --lego-analyze-memory proves {pass_degree}"
+            print(f"GPU view {name}: worst bank conflict {degree} (lego_algebra::memcost agrees{proved})", flush=True)
         type_text(browser, "func.func @f() {\n  %l = lego.col [32, 32] : !lego.layout\n  return\n}\n")
         wait_idle(browser)
         browser.js("const c = document.getElementById('colour'); c.value = 'gpu'; c.dispatchEvent(new Event('change'));")

@@ -167,7 +167,7 @@ function fillWhich() {
   state.layouts.forEach((l, k) => {
     const option = document.createElement("option");
     option.value = k;
-    option.textContent = `@${l.func} %${l.name} (line ${l.line}) ${JSON.stringify(l.dims)}`;
+    option.textContent = `@${l.func.replace(/^@/, "")} %${l.name.replace(/^%/, "")} (line ${l.line}) [${l.dims.join(", ")}]`;
     select.appendChild(option);
   });
   // As `lego-studio draw`: the last layout of the first function that builds one.
@@ -317,7 +317,7 @@ function drawDesc(desc, entry) {
   render();
   const ms = performance.now() - t0;
   state.lastDrawMs = ms;
-  const where = entry ? ` — @${entry.func} %${entry.name}` : "";
+  const where = entry ? ` — @${entry.func.replace(/^@/, "")} %${entry.name.replace(/^%/, "")}` : "";
   $("layout-info").textContent = `${view.text}: dims [${view.dims.join(", ")}], ${view.numel} elements, ` +
     `${view.codomain} positions${view.invertible ? "" : ", apply-only"}${where}`;
   setStatus(`drawn in ${ms.toFixed(1)} ms`, "ok");
@@ -341,7 +341,6 @@ function buildModel() {
   const M = 14, titleH = 34;
   const gx = M, gy = M + titleH;
   const stripY = gy + logical.h + 44;
-  const width = Math.max(2 * M + logical.w, 2 * M + memW * pw, 480);
   const height = stripY + memRows * CH + M;
   // Which logical element apply_inverse puts at each offset (the inverse), or, for an apply-only layout,
   // the element apply sends there.
@@ -375,11 +374,14 @@ function buildModel() {
     ptext[x] = i >= 0 ? lidx[i].join(",") : "·";
     pfill[x] = i < 0 ? "#eeeeee" : cellColour(mode, view, i, x, lidx[i]);
   }
+  const title = view.text;
+  const subtitle = `logical index → physical offset (apply)${rank >= 3 ? ", nested grids over dims " + dims.join(" × ") : ""}`;
+  const stripTitle = `physical memory, ${memW} positions per line: the logical index ${fromApply ? "apply puts at each offset (apply-only layout)" : "apply_inverse gives for each offset"}`;
+  // Monospace: about 8.5 px a character at 14 px, 7.3 at 12 px; the widest of the texts, the grid and the strip.
+  const width = Math.ceil(Math.max(2 * M + logical.w, 2 * M + memW * pw, 480,
+    2 * M + 8.5 * title.length, 2 * M + 7.3 * Math.max(subtitle.length, stripTitle.length)));
   return {
-    width, height, cw, pw, M, stripY, memW, inverse, fromApply,
-    title: view.text,
-    subtitle: `logical index → physical offset (apply)${rank >= 3 ? ", nested grids over dims " + dims.join(" × ") : ""}`,
-    stripTitle: `physical memory, ${memW} positions per line: the logical index ${fromApply ? "apply puts at each offset (apply-only layout)" : "apply_inverse gives for each offset"}`,
+    width, height, cw, pw, M, stripY, memW, inverse, fromApply, title, subtitle, stripTitle,
     frames: logical.frames.map(([x, y, w, h]) => [gx + x, gy + y, w, h]),
     lx, ly, ltext, lfill, lidx, px, py, ptext, pfill, pbad,
     hl: { logical: [], physical: [], lanes: [] },
