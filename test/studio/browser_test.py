@@ -268,7 +268,9 @@ class Browser:
                                                   "actions": [{"type": "pointerMove", "duration": 0, "x": x, "y": y,
                                                                "origin": "viewport"}]}]})
 
-    def screenshot(self, path, css=None):
+    def screenshot(self, path, css=None, scroll=True):
+        if scroll:
+            self.js("const d = document.getElementById('drawing'); d.scrollTo(0, 0); window.scrollTo(0, 0);")
         data = self.s("GET", f"/element/{self.find(css)}/screenshot") if css else self.s("GET", "/screenshot")
         with open(path, "wb") as f:
             f.write(base64.b64decode(data))
@@ -486,7 +488,9 @@ def main():
             choose_preset(browser, preset)
             drawn = Drawn(args.studio, browser.js("return document.getElementById('editor').value;"))
             check_hover(browser, drawn, f"hover {preset}")
-        browser.screenshot(os.path.join(args.out, "hover.png"))
+        browser.js("document.getElementById('drawing').scrollTo(0, 0);")
+        browser.hover("l", 13)
+        browser.screenshot(os.path.join(args.out, "hover.png"), scroll=False)
         print("hover: the same element is highlighted in both views, from either side", flush=True)
 
         # The GPU view on 32 × 32 tiles, threads along columns, 32 per block: row-major is conflict-free,
@@ -514,8 +518,9 @@ def main():
         type_text(browser, "func.func @f() {\n  %l = lego.col [32, 32] : !lego.layout\n  return\n}\n")
         wait_idle(browser)
         browser.js("const c = document.getElementById('colour'); c.value = 'gpu'; c.dispatchEvent(new Event('change'));")
+        browser.js("document.getElementById('drawing').scrollTo(0, 0);")
         browser.hover("l", 5)
-        browser.screenshot(os.path.join(args.out, "gpu-col32.png"))
+        browser.screenshot(os.path.join(args.out, "gpu-col32.png"), scroll=False)
         browser.js("const c = document.getElementById('colour'); c.value = 'offset'; c.dispatchEvent(new Event('change'));")
 
         # A malformed layout: a located error, the gutter marks its line, and the page keeps working.

@@ -141,6 +141,7 @@ async function parseText(text) {
       return;
     }
     showDiagnostics([]);
+    $("hover-info").textContent = "";
     state.layouts = data.layouts || [];
     fillWhich();
     if (state.layouts.length === 0) {
@@ -584,8 +585,9 @@ function cellPoint(kind, k) {
   const [x, y, w] = kind === "l" ? [m.lx[k], m.ly[k], m.cw] : [m.px[k], m.py[k], m.pw];
   const drawing = $("drawing");
   drawing.scrollIntoView({ block: "nearest" });
-  drawing.scrollLeft = Math.max(0, x - 100);
-  drawing.scrollTop = Math.max(0, y - 100);
+  // Scrolls only when the cell is not already in view.
+  if (x < drawing.scrollLeft || x + w > drawing.scrollLeft + drawing.clientWidth) drawing.scrollLeft = Math.max(0, x - 100);
+  if (y < drawing.scrollTop || y + CH > drawing.scrollTop + drawing.clientHeight) drawing.scrollTop = Math.max(0, y - 100);
   paint();
   const rect = document.getElementById("sizer").getBoundingClientRect();
   return [Math.round(rect.left + x + w / 2), Math.round(rect.top + y + CH / 2)];
