@@ -493,6 +493,40 @@ def main():
         browser.screenshot(os.path.join(args.out, "hover.png"), scroll=False)
         print("hover: the same element is highlighted in both views, from either side", flush=True)
 
+        # Tile colouring: in the tiled preset (logical (ti, tk, i, k)), the cells of one tile share a colour and
+        # the eight tiles have eight colours.
+        choose_preset(browser, "tiled")
+        browser.js("const c = document.getElementById('colour'); c.value = 'tile'; c.dispatchEvent(new Event('change'));")
+        fills = browser.js("const m = window.studio.state.model; return m.lidx.map((idx, i) => [idx.slice(0, 2).join(','), m.lfill[i]]);")
+        by_tile = {}
+        for tile, fill in fills:
+            by_tile.setdefault(tile, set()).add(fill)
+        check(len(by_tile) == 8 and all(len(f) == 1 for f in by_tile.values())
+              and len({next(iter(f)) for f in by_tile.values()}) == 8, f"tile colouring: {by_tile}")
+        browser.screenshot(os.path.join(args.out, "tiles.png"))
+        browser.js("const c = document.getElementById('colour'); c.value = 'offset'; c.dispatchEvent(new Event('change'));")
+
+        # The builder: row [8, 12], then tile_by [[2, 4], [4, 3]], written as text and drawn like any text.
+        browser.js("""
+          document.getElementById('b-base').value = 'row';
+          document.getElementById('b-dims').value = '8, 12';
+          const steps = document.getElementById('b-steps'); steps.innerHTML = '';
+          document.getElementById('b-add-tile').click();
+          steps.querySelector('input').value = '[[2, 4], [4, 3]]';
+          document.querySelector('#builder button[type=submit]').click();""")
+        check(wait_idle(browser).startswith("drawn"), "the builder's layout was not drawn")
+        built = browser.js("return document.getElementById('editor').value;")
+        check("lego.tile_by" in built and "tile_dims [[2, 4], [4, 3]]" in built, f"builder text:\n{built}")
+        drawn, count = check_cells(browser, args.studio, "builder")
+        check(drawn.dims == [2, 4, 4, 3] and drawn.offset[(1, 2, 3, 1)] == 91, "builder: tile_by of row [8, 12]")
+        print(f"builder: row [8, 12] + tile_by drawn, {count} cells equal lego-studio draw", flush=True)
+
+        # Too large to draw: said so, and the page goes on.
+        type_text(browser, "func.func @f() {\n  %l = lego.row [1024, 1024] : !lego.layout\n  return\n}\n")
+        status = wait_idle(browser, "cannot draw")
+        check("too many to draw" in status, f"a 1024 × 1024 layout: status {status!r}")
+        check(choose_preset(browser, "fig2").startswith("drawn"), "after a layout too large to draw")
+
         # The GPU view on 32 × 32 tiles, threads along columns, 32 per block: row-major is conflict-free,
         # column-major a 32-way conflict (every lane in bank 0), the XOR swizzle conflict-free.
         swizzle32 = browser.js("return PRESETS.find(p => p.id === 'swizzle').text;").replace("[8, 8]", "[32, 32]") \
