@@ -12,6 +12,8 @@ APT_PACKAGES += python3-venv
 APT_PACKAGES += gfortran clang-22 glslang-tools nodejs
 # lego-to-wasm's test links the wasm32 object with wasm-ld (test/targets/wasm.mlir).
 APT_PACKAGES += lld-22
+# `lego-studio draw -o FILE.png` draws the pictures' text with DejaVu (test/studio/draw-png.test).
+APT_PACKAGES += fonts-dejavu-core
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CARGO        ?= cargo
 # lit, FileCheck, not and mlir-translate come from Debian's LLVM 22 packages.

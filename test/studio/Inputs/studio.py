@@ -293,6 +293,9 @@ def load(inputs, count=1000, bound=120.0, rss_tolerance_mib=32, queue=None):
             answered = statuses.get(200, 0) + statuses.get(503, 0)
             print(f"round {round_ + 1}: {count} concurrent requests in {elapsed:.2f} s, slowest {slowest:.2f} s, "
                   f"statuses {dict(sorted(statuses.items(), key=str))}, RSS {rss[-1] / 1024:.1f} MiB")
+            busy = sorted(seconds for status, seconds in results if status == 503)
+            if busy:
+                print(f"round {round_ + 1}: {len(busy)} answered 503, median after {busy[len(busy) // 2] * 1000:.0f} ms")
             ok &= check(answered == count, f"round {round_ + 1}: every request answered (200 or 503)")
             ok &= check(slowest < bound, f"round {round_ + 1}: every answer within {bound:.0f} s")
             if queue is None:
