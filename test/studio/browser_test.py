@@ -580,6 +580,13 @@ def main():
         diag = browser.js("return Array.from(document.querySelectorAll('#diagnostics .diag')).map(d => Number(d.dataset.line));")
         check(diag[:1] == [2], f"syntax error: diagnostics at lines {diag}, expected 2")
 
+        # A layout the server cannot read into lego-algebra (a run-time size): named with its place, not drawn.
+        if not args.stub:
+            type_text(browser, "func.func @f(%n: index) {\n  %l = lego.row [4, %n] : !lego.layout\n  return\n}\n")
+            status = wait_idle(browser, "cannot draw")
+            check(status.startswith("cannot draw %l: line 2:") , f"a run-time size: status {status!r}")
+            print(f"run-time size: {status}", flush=True)
+
         # A shared URL: the text in the fragment is drawn on load.
         text = "func.func @shared() {\n  %l = lego.col [4, 6] : !lego.layout\n  return\n}\n"
         browser.go(base + "#text=" + urllib.parse.quote(text))

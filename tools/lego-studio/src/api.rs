@@ -174,18 +174,27 @@ impl Engine {
                 return self.failure(&format!("stage '{}' failed", stage.name));
             }
         }
+        // The memory-cost analysis reports each access as a remark at the access: its output is those lines, as
+        // lego-opt prints them (`input:L:C: remark: …`); the module itself is unchanged.
+        let mut remarks = None;
+        if stage.name == "memory-cost" {
+            remarks = Some(self.sink.take());
+        }
         let output = match language {
             Some(language) => match translate(&module, text, language, origins, domains.unwrap_or_default()) {
                 Ok(output) => output,
                 Err(()) => return self.failure(&format!("stage '{}' failed", stage.name)),
             },
             None if stage.name == "ptx" => ptx(&source::print(&module.as_operation(), source::PrintOptions::default())),
+            None if remarks.is_some() => remarks.iter().flatten().map(diagnostic_line).collect::<Vec<_>>().join("\n"),
             None => source::print(&module.as_operation(), source::PrintOptions::default()),
         };
         drop(module);
         let ms = started.elapsed().as_secs_f64() * 1000.0;
         // Warnings and remarks of a run that succeeded (the memory-cost analysis reports as remarks).
-        let diagnostics = located(&self.sink.take());
+        let mut reported = remarks.unwrap_or_default();
+        reported.extend(self.sink.take());
+        let diagnostics = located(&reported);
         Response::json(
             200,
             &json!({ "stage": stage.name, "output": output, "ms": (ms * 1000.0).round() / 1000.0, "diagnostics": diagnostics }),
@@ -232,18 +241,31 @@ fn clip(text: &str) -> String {
     text.chars().take(100).collect()
 }
 
+/// `input:L:C: severity: message`, as lego-opt prints a diagnostic (without the source line).
+fn diagnostic_line(diagnostic: &Reported) -> String {
+    let severity = severity_name(diagnostic.severity);
+    match (diagnostic.line, diagnostic.column) {
+        (Some(line), Some(column)) => format!("{FILE_NAME}:{line}:{column}: {severity}: {}", diagnostic.message),
+        _ => format!("{severity}: {}", diagnostic.message),
+    }
+}
+
+fn severity_name(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Note => "note",
+        Severity::Remark => "remark",
+    }
+}
+
 /// Diagnostics as the API reports them (line and col are 1-based, as in `file:line:col`; null when MLIR
 /// gave no location in the source).
 fn located(reported: &[Reported]) -> Vec<Value> {
     reported
         .iter()
         .map(|diagnostic| {
-            let severity = match diagnostic.severity {
-                Severity::Error => "error",
-                Severity::Warning => "warning",
-                Severity::Note => "note",
-                Severity::Remark => "remark",
-            };
+            let severity = severity_name(diagnostic.severity);
             json!({ "line": diagnostic.line, "col": diagnostic.column, "severity": severity, "message": diagnostic.message })
         })
         .collect()

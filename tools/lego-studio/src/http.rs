@@ -184,16 +184,16 @@ pub fn drain(stream: &mut TcpStream, time: Duration, limit: usize) {
     }
 }
 
-/// Reads and drops what has arrived: waits at most `time` for a first packet, then takes only what is there.
-pub fn drain_available(stream: &mut TcpStream, time: Duration) {
+/// Reads and drops what has arrived on a non-blocking stream; `false` once the client has closed (or failed).
+pub fn read_available(stream: &mut TcpStream) -> bool {
     let mut chunk = [0u8; 8192];
-    if read_some(stream, &mut chunk, Instant::now() + time).unwrap_or(0) == 0 || stream.set_nonblocking(true).is_err() {
-        return;
-    }
-    for _ in 0..8 {
-        if !matches!(stream.read(&mut chunk), Ok(n) if n > 0) {
-            break;
+    loop {
+        match stream.read(&mut chunk) {
+            Ok(0) => return false,
+            Ok(_) => continue,
+            Err(error) if error.kind() == std::io::ErrorKind::WouldBlock => return true,
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return false,
         }
     }
-    let _ = stream.set_nonblocking(false);
 }

@@ -50,6 +50,11 @@ pub fn serve(config: Config) -> Result<(), String> {
         .map_err(|error| format!("cannot listen on {}:{}: {error}", config.host, config.port))?;
     let address = listener.local_addr().map_err(|error| error.to_string())?;
     let (sender, receiver) = sync_channel::<(TcpStream, Instant)>(config.queue);
+    let (rejecter, rejected) = sync_channel::<TcpStream>(REJECT_QUEUE);
+    std::thread::Builder::new()
+        .name("studio-rejecter".into())
+        .spawn(move || reject(&rejected))
+        .map_err(|error| format!("cannot start the rejecter thread: {error}"))?;
     let receiver = Arc::new(Mutex::new(receiver));
     let config = Arc::new(config);
     for index in 0..config.workers {
@@ -80,17 +85,54 @@ pub fn serve(config: Config) -> Result<(), String> {
         let _ = stream.set_nodelay(true);
         match sender.try_send((stream, Instant::now())) {
             Ok(()) => {}
-            Err(TrySendError::Full((mut stream, _))) => {
-                let busy = http::Response::error(503, "the server is busy: try again");
-                // The request may still be arriving: read what is there for a moment so the answer is not lost
-                // to a reset, but never long (the acceptor must keep accepting).
-                http::drain_available(&mut stream, Duration::from_millis(5));
-                http::respond(&mut stream, &busy, Duration::from_millis(100), false);
+            Err(TrySendError::Full((stream, _))) => {
+                if let Err(TrySendError::Full(mut stream)) = rejecter.try_send(stream) {
+                    // Even the rejecter is behind: answer here, without lingering.
+                    http::respond(&mut stream, &busy(), Duration::from_millis(100), false);
+                }
             }
             Err(TrySendError::Disconnected(_)) => return Err("every worker has stopped".into()),
         }
     }
     Ok(())
+}
+
+fn busy() -> http::Response {
+    http::Response::error(503, "the server is busy: try again")
+}
+
+/// Connections the rejecter may have waiting, and how many it may hold open while their clients read the 503.
+const REJECT_QUEUE: usize = 4096;
+const LINGERING: usize = 4096;
+/// How long a rejected connection is kept open (its incoming bytes read and dropped) after the 503 is sent:
+/// closing a socket with unread input makes the kernel send a reset, which can destroy the answer before the
+/// client reads it.
+const LINGER: Duration = Duration::from_millis(500);
+
+/// Answers `503` to each connection the queue had no room for, at once, then keeps it open for [`LINGER`]
+/// without blocking on any one of them.
+fn reject(rejected: &Receiver<TcpStream>) {
+    let mut lingering: std::collections::VecDeque<(TcpStream, Instant)> = std::collections::VecDeque::new();
+    loop {
+        let wait = if lingering.is_empty() { Duration::from_secs(3600) } else { Duration::from_millis(10) };
+        match rejected.recv_timeout(wait) {
+            Ok(mut stream) => {
+                http::respond(&mut stream, &busy(), Duration::from_millis(100), false);
+                if stream.set_nonblocking(true).is_ok() {
+                    if lingering.len() >= LINGERING {
+                        lingering.pop_front();
+                    }
+                    lingering.push_back((stream, Instant::now() + LINGER));
+                }
+                // Take every waiting connection before sweeping.
+                continue;
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return,
+        }
+        let now = Instant::now();
+        lingering.retain_mut(|(stream, until)| *until > now && http::read_available(stream));
+    }
 }
 
 fn worker(receiver: &Mutex<Receiver<(TcpStream, Instant)>>, config: &Config) {

@@ -168,14 +168,16 @@ function fillWhich() {
   state.layouts.forEach((l, k) => {
     const option = document.createElement("option");
     option.value = k;
-    option.textContent = `@${l.func.replace(/^@/, "")} %${l.name.replace(/^%/, "")} (line ${l.line}) [${l.dims.join(", ")}]`;
+    option.textContent = `@${String(l.func).replace(/^@/, "")} %${String(l.name).replace(/^%/, "")} (line ${l.line}) ` +
+      (l.dims ? `[${l.dims.join(", ")}]` : "(cannot be drawn)");
     select.appendChild(option);
   });
-  // As `lego-studio draw`: the last layout of the first function that builds one.
+  // As `lego-studio draw`: the last layout of the first function that builds one (that can be drawn).
   let pick = 0;
-  if (state.layouts.length) {
-    const first = state.layouts[0].func;
-    state.layouts.forEach((l, k) => { if (l.func === first) pick = k; });
+  const drawable = state.layouts.filter((l) => l.layout);
+  if (drawable.length) {
+    const first = drawable[0].func;
+    state.layouts.forEach((l, k) => { if (l.func === first && l.layout) pick = k; });
   }
   state.which = pick;
   select.value = String(pick);
@@ -294,6 +296,13 @@ function cellColour(mode, view, i, x, idx) {
 function drawCurrent() {
   const entry = state.layouts[state.which];
   if (!entry) return null;
+  if (!entry.layout) {
+    // The server lists a layout it cannot read into lego-algebra (a run-time size, a function argument) with
+    // its reason and place.
+    const where = entry.error_line ? `line ${entry.error_line}:${entry.error_col}: ` : "";
+    setStatus(`cannot draw %${String(entry.name).replace(/^%/, "")}: ${where}${entry.error}`, "error");
+    return null;
+  }
   return drawDesc(entry.layout, entry);
 }
 
@@ -695,7 +704,7 @@ function renderGpuSummary() {
 
 // ---------------------------------------------------------------------------------------------------- IR panes
 
-const FALLBACK_STAGES = ["verify", "lego-lower", "llvm", "ptx", "memory-cost"];
+const FALLBACK_STAGES = ["verify", "lego-lower", "llvm", "ptx"];
 
 async function loadStages() {
   let stages = FALLBACK_STAGES;
@@ -703,16 +712,26 @@ async function loadStages() {
     const { ok, data } = await api("api/stages");
     if (ok) {
       const list = Array.isArray(data) ? data : data.stages;
-      if (Array.isArray(list) && list.length) stages = list.map((s) => (typeof s === "string" ? s : s.stage || s.name || s.id));
+      // {"name", "description", "available"}: a stage this build lacks (memory-cost without the analysis) is
+      // shown disabled with the server's description.
+      if (Array.isArray(list) && list.length) {
+        stages = list.map((s) => (typeof s === "string" ? { name: s } : { name: s.name || s.stage, description: s.description, available: s.available !== false }));
+      }
     }
   } catch (e) { /* keep the fallback list */ }
   const box = $("stages");
   box.innerHTML = "";
-  for (const stage of stages.slice(0, 4 * MAX_IR_STAGES)) {
+  for (const entry of stages.slice(0, 4 * MAX_IR_STAGES)) {
+    const stage = typeof entry === "string" ? { name: entry } : entry;
     const button = document.createElement("button");
-    button.textContent = stage;
-    button.dataset.stage = stage;
-    button.addEventListener("click", () => compile(stage));
+    button.textContent = stage.name;
+    button.dataset.stage = stage.name;
+    if (stage.description) button.title = stage.description;
+    if (stage.available === false) {
+      button.disabled = true;
+      button.title = `${stage.description || stage.name} (not in this build)`;
+    }
+    button.addEventListener("click", () => compile(stage.name));
     box.appendChild(button);
   }
 }
