@@ -221,13 +221,11 @@ pub fn gpu_view(layout: &Layout, threads: &[usize], block: &[u64], elem_bytes: u
     }))
 }
 
-/// Request bytes for the page to fill: a buffer of `len` bytes it hands back to [`studio_call`].
+/// Request bytes for the page to fill: a buffer of `len` bytes it hands to [`studio_call`] (or frees with
+/// [`studio_free`]). Buffers are boxed slices both ways, so their length is their whole allocation.
 #[no_mangle]
 pub extern "C" fn studio_alloc(len: usize) -> *mut u8 {
-    let mut buffer = Vec::<u8>::with_capacity(len.max(1));
-    let ptr = buffer.as_mut_ptr();
-    std::mem::forget(buffer);
-    ptr
+    Box::into_raw(vec![0u8; len].into_boxed_slice()) as *mut u8
 }
 
 /// Frees a buffer of [`studio_alloc`] (unused) or a result of [`studio_call`].
@@ -236,29 +234,25 @@ pub extern "C" fn studio_alloc(len: usize) -> *mut u8 {
 /// `ptr` and `len` must come from one `studio_alloc(len)` or one `studio_call` result, freed once.
 #[no_mangle]
 pub unsafe extern "C" fn studio_free(ptr: *mut u8, len: usize) {
-    drop(Vec::from_raw_parts(ptr, 0, len.max(1)));
+    drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, len)));
 }
 
 /// Runs one request (`len` bytes of JSON at `ptr`, from `studio_alloc(len)`; consumed) and returns the answer
-/// as `(ptr << 32) | len`, to be freed with `studio_free`.
+/// as `(ptr << 32) | len`, to be freed with `studio_free` (wasm32 pointers and lengths fit 32 bits).
 ///
 /// # Safety
-/// `ptr` must come from `studio_alloc(len)` with `len` bytes written.
+/// `ptr` must come from `studio_alloc(len)`, not freed.
 #[no_mangle]
 pub unsafe extern "C" fn studio_call(ptr: *mut u8, len: usize) -> u64 {
-    let bytes = Vec::from_raw_parts(ptr, len, len.max(1));
-    let answer = match std::str::from_utf8(&bytes) {
+    let request = Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, len));
+    let answer = match std::str::from_utf8(&request) {
         Ok(text) => handle(text),
         Err(_) => json!({ "error": "studio request: not UTF-8" }).to_string(),
     };
-    let mut answer = answer.into_bytes();
-    answer.shrink_to_fit();
-    let (out_ptr, out_len, capacity) = (answer.as_mut_ptr(), answer.len(), answer.capacity());
-    std::mem::forget(answer);
-    // studio_free rebuilds the Vec with capacity len.max(1): shrink_to_fit made capacity == len (or the
-    // empty Vec's dangling capacity 0, never returned here since an answer is at least "{}").
-    debug_assert_eq!(capacity, out_len);
-    ((out_ptr as u64) << 32) | out_len as u64
+    let answer = answer.into_bytes().into_boxed_slice();
+    let out_len = answer.len();
+    let out_ptr = Box::into_raw(answer) as *mut u8;
+    ((out_ptr as usize as u64) << 32) | out_len as u64
 }
 
 #[cfg(test)]
@@ -297,6 +291,22 @@ mod tests {
         let col = answer(r#"{"cmd":"gpu","layout":{"op":"col","dims":[32,32]},"threads":[1],"block":[32]}"#);
         assert_eq!((col["max_degree"].as_u64(), col["sectors"].as_u64()), (Some(32), Some(32 * 32)));
         assert_eq!(col["requests"].as_array().unwrap().len(), 32);
+    }
+
+    /// The C ABI as the page uses it: alloc, write, call, read, free (on the host, pointers are 64-bit, so the
+    /// packed answer is not used here; `call` is checked through `handle`'s text instead).
+    #[test]
+    fn c_abi_round_trip_frees_what_it_allocates() {
+        let request = br#"{"cmd":"view","layout":{"op":"row","dims":[2,2]}}"#;
+        unsafe {
+            let ptr = studio_alloc(request.len());
+            std::ptr::copy_nonoverlapping(request.as_ptr(), ptr, request.len());
+            let unused = studio_alloc(0);
+            studio_free(unused, 0);
+            let packed = studio_call(ptr, request.len());
+            let len = (packed & 0xffff_ffff) as usize;
+            assert_eq!(len, handle(std::str::from_utf8(request).unwrap()).len());
+        }
     }
 
     #[test]
