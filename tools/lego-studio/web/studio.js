@@ -136,6 +136,8 @@ async function parseText(text) {
     const { ok, data } = await api("api/parse", { source: text });
     if (seq !== state.parseSeq) return;   // a newer edit is on its way
     if (!ok) {
+      // The last good drawing stays (and can still be hovered); the hover line no longer describes the text.
+      $("hover-info").textContent = "";
       showDiagnostics(data.diagnostics, data.error);
       setStatus(`error: ${firstDiagnostic(data)}`, "error");
       return;
