@@ -263,20 +263,26 @@ async def one_request(host, port, payload, timeout):
         return f"{type(error).__name__}", time.monotonic() - started
 
 
-async def burst(server, count, payload, timeout):
-    return await asyncio.gather(*[one_request(server.host, server.port, payload, timeout) for _ in range(count)])
+async def burst(server, payloads, timeout):
+    return await asyncio.gather(*[one_request(server.host, server.port, payload, timeout) for payload in payloads])
 
 
 def load(inputs, count=1000, bound=120.0, rss_tolerance_mib=32, queue=None):
-    """`count` concurrent requests (lego-lower of a tiled layout), twice: every one answered (200, or 503 when
+    """`count` concurrent requests (lego-lower of a tiled layout, each with a function of its own), twice: every one answered (200, or 503 when
     the queue is full) within `bound` seconds; the server's RSS after the second burst within
     `rss_tolerance_mib` of its RSS after the first (warm-up)."""
     import resource
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 4 * count)), hard))
     source = read(os.path.join(inputs, "typical.mlir"))
-    body = json.dumps({"source": source, "stage": "lego-lower"}).encode()
-    payload = (f"POST /api/compile HTTP/1.1\r\nContent-Length: {len(body)}\r\n\r\n").encode() + body
+
+    def payload(serial):
+        # Every request differs (a function and a size of its own): what a context uniques accumulates unless
+        # contexts are replaced, so this is what would show a leak.
+        extra = (f"\nfunc.func @extra_{serial}(%i: index) -> index {{\n  %l = lego.row [{serial}] : !lego.layout\n"
+                 f"  %r = lego.apply %l(%i) : !lego.layout\n  return %r : index\n}}\n")
+        body = json.dumps({"source": source + extra, "stage": "lego-lower"}).encode()
+        return (f"POST /api/compile HTTP/1.1\r\nContent-Length: {len(body)}\r\n\r\n").encode() + body
     # Without a queue size: one large enough for the whole burst, and a timeout long enough for it to drain.
     args = ["--workers", "2"] + (["--queue", str(queue)] if queue else ["--queue", str(count), "--timeout", str(int(bound))])
     server = Server(args=args)
@@ -286,7 +292,7 @@ def load(inputs, count=1000, bound=120.0, rss_tolerance_mib=32, queue=None):
         rss = []
         for round_ in range(2):
             started = time.monotonic()
-            results = asyncio.run(burst(server, count, payload, bound))
+            results = asyncio.run(burst(server, [payload(round_ * count + i + 1) for i in range(count)], bound))
             elapsed = time.monotonic() - started
             statuses = {}
             for status, _ in results:
