@@ -8,17 +8,21 @@ APT_PACKAGES := llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libpolly-
                 libz3-dev libzstd-dev libxml2-dev zlib1g-dev python3-psutil g++
 # The Python package (python/, docs/python.md) is tested in a venv: `python3 -m venv` needs Debian's ensurepip.
 APT_PACKAGES += python3-venv
+# `lego-studio draw -o FILE.png` draws the pictures' text with DejaVu (test/studio/draw-png.test).
+APT_PACKAGES += fonts-dejavu-core
 # lego-translate's tests compile and run each generated language (tools/lego-translate/tests/languages.rs).
 APT_PACKAGES += gfortran clang-22 glslang-tools nodejs
 # lego-to-wasm's test links the wasm32 object with wasm-ld (test/targets/wasm.mlir).
 APT_PACKAGES += lld-22
+# LEGO Studio's browser tests (test/studio/browser_test.py) drive Debian's chromium through chromedriver.
+APT_PACKAGES += chromium chromium-driver
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CARGO        ?= cargo
 # lit, FileCheck, not and mlir-translate come from Debian's LLVM 22 packages.
 export PATH  := $(LLVM_PREFIX)/bin:$(PATH)
 
 .PHONY: all setup build demo test cargo-test lit examples docs bench gpu-ptx clean release release-lego-opt fuzz fuzz-smoke
-.PHONY: compile-time python-env python pytest python-demo
+.PHONY: compile-time python-env python pytest python-demo studio-wasm studio-browser-test
 
 # The venv of the Python package's tests and demo, created once and reused (git-ignored). PyTorch is not
 # installed yet: nothing in the package needs it so far (it is several GB; docs/python.md, "Not built yet").
@@ -40,13 +44,27 @@ setup:
 	  echo "make setup: LLVM/MLIR 22, z3 and build dependencies already installed"; \
 	fi
 	@command -v $(CARGO) >/dev/null || { echo "make setup: cargo not found; install Rust (rustup) first" >&2; exit 1; }
+	@rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown || { echo "make setup: adding the wasm32-unknown-unknown target (LEGO Studio's page)"; rustup target add wasm32-unknown-unknown; }
 	@command -v naga >/dev/null || { echo "make setup: installing naga-cli (WGSL validator for lego-translate's tests)"; $(CARGO) install naga-cli --locked --version 30.0.1; }
 
 # The debug workspace (tests, tools) and the release tools users run: lego-opt, lego-translate and the C API's
 # liblego_capi.so / .a (docs/embedding.md links target/release).
-build: setup
+build: setup studio-wasm
 	$(CARGO) build --workspace --locked
 	$(CARGO) build --release --locked $(RELEASE_PACKAGES)
+
+# lego-algebra for wasm32 (crates/lego-algebra-wasm), which LEGO Studio's page draws with: built before the
+# workspace so that lego-studio's build script embeds it (served at /lego_algebra.wasm).
+studio-wasm: setup
+	$(CARGO) build --release --locked --target wasm32-unknown-unknown -p lego-algebra-wasm
+
+# LEGO Studio in a real browser (docs/studio.md): every preset's cells against `lego-studio draw`, hover,
+# errors, the GPU view against lego_algebra::memcost, export, and the 64 × 64 draw time; screenshots go to
+# target/studio-screenshots/.
+studio-browser-test: build
+	$(CARGO) build --locked -p lego-algebra-wasm --example memcost
+	python3 test/studio/browser_test.py --studio target/debug/lego-studio --memcost target/debug/examples/memcost \
+	  --out target/studio-screenshots
 
 # One cargo invocation for every release package: cargo unifies features over the packages it is given, so
 # building them separately would compile the shared dependencies twice (CI time).
@@ -125,7 +143,7 @@ compile-time: release
 gpu-ptx: build
 	python3 bench/gpu/make_ptx.py
 
-test: cargo-test lit fuzz-smoke pytest
+test: cargo-test lit fuzz-smoke pytest studio-browser-test
 
 clean:
 	$(CARGO) clean
