@@ -24,8 +24,9 @@ export PATH  := $(LLVM_PREFIX)/bin:$(PATH)
 .PHONY: all setup build demo test cargo-test lit examples docs bench gpu-ptx clean release release-lego-opt fuzz fuzz-smoke
 .PHONY: compile-time python-env python pytest python-demo studio-wasm studio-browser-test
 
-# The venv of the Python package's tests and demo, created once and reused (git-ignored). PyTorch is not
-# installed yet: nothing in the package needs it so far (it is several GB; docs/python.md, "Not built yet").
+# The venv of the Python package's tests and demo, created once and reused (git-ignored): PyPI's Linux torch
+# wheel pulls several GB of CUDA libraries, so it is installed once per machine. Each name is both the PyPI
+# package and the module python-env imports to decide whether anything is missing.
 VENV        := .venv
 VENV_PYTHON := $(VENV)/bin/python
 PYTHON_TEST_PACKAGES := maturin pytest numpy sympy
@@ -84,8 +85,8 @@ demo: build
 PYTHON_TEST_PACKAGES += triton numba jax torch  # the JIT frontends' tests (python/tests/test_jit_*.py; docs/python.md)
 python-env: setup
 	@[ -x $(VENV_PYTHON) ] || python3 -m venv $(VENV)
-	@$(VENV_PYTHON) -c "import maturin, pytest, numpy, sympy" 2>/dev/null || \
-	  $(VENV_PYTHON) -m pip install --quiet $(PYTHON_TEST_PACKAGES)
+	@$(VENV_PYTHON) -c "import importlib.util, sys; sys.exit(any(importlib.util.find_spec(m) is None for m in sys.argv[1:]))" \
+	  $(PYTHON_TEST_PACKAGES) || $(VENV_PYTHON) -m pip install --quiet $(PYTHON_TEST_PACKAGES)
 
 # `pip install ./python` into the venv: maturin builds the extension module (release profile, the workspace's
 # target/ directory, so the dependencies `make build` compiled for the release tools are reused) and installs the wheel.
