@@ -44,8 +44,26 @@ impl Default for Config {
 /// A worker's stack: MLIR's parser and verifier recurse on nested regions.
 const WORKER_STACK: usize = 16 << 20;
 
+/// Descriptors `serve` asks for: the queue, the connections being answered 503 and lingering, and MLIR's own
+/// files all need one; Debian's default soft limit of 1 024 is below a burst of 1 000 connections.
+const OPEN_FILES: u64 = 16_384;
+
+/// Raises the soft open-file limit towards [`OPEN_FILES`] (never above the hard limit; failure is harmless:
+/// accepting then waits for descriptors to be freed).
+fn raise_open_file_limit() {
+    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: getrlimit/setrlimit only read and write the struct passed.
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 && (limit.rlim_cur as u64) < OPEN_FILES {
+            limit.rlim_cur = (OPEN_FILES as libc::rlim_t).min(limit.rlim_max);
+            let _ = libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
+        }
+    }
+}
+
 /// Serves until the process is stopped; `Err` when the address cannot be bound or no worker starts.
 pub fn serve(config: Config) -> Result<(), String> {
+    raise_open_file_limit();
     let listener = TcpListener::bind((config.host.as_str(), config.port))
         .map_err(|error| format!("cannot listen on {}:{}: {error}", config.host, config.port))?;
     let address = listener.local_addr().map_err(|error| error.to_string())?;
