@@ -95,14 +95,31 @@ impl Rewriter<'_, '_> {
         };
         match result {
             Ok(parsed) => {
+                let end = parsed.loc.unwrap_or(parsed.last);
+                if let Some(error) = self.stray_after(end, hi, name.text) {
+                    self.errors.push(error);
+                    return self.source.recover(head.name, hi);
+                }
                 self.emit(head, &parsed, scope);
-                parsed.loc.unwrap_or(parsed.last) + 1
+                end + 1
             }
             Err(error) => {
                 self.errors.push(error);
                 self.source.recover(head.name, hi)
             }
         }
+    }
+
+    /// Punctuation on the line of a custom op's last token, right after it (`: !lego.layout -> index`): no
+    /// op can start with it, so it is left over from the user's text. Caught here because the generic text
+    /// that replaces the op is longer than it, and MLIR's parser would report the leftover at a column of the
+    /// rewritten line, past the end of the line the user wrote.
+    fn stray_after(&self, end: usize, hi: usize, op: &str) -> Option<SyntaxError> {
+        let next = self.source.toks.get(end + 1).filter(|_| end + 1 < hi)?;
+        let same_line = next.line == self.source.toks[end].line;
+        (same_line && next.kind == TokenKind::Punct && !next.is_punct("}")).then(|| {
+            next.error(format!("unexpected '{}' after the end of '{op}' (its custom form ends at its type)", next.text))
+        })
     }
 
     /// `loc("file":line:col)` at the op's name token, unless the user wrote one. MLIR's parser locates every op
