@@ -10,6 +10,12 @@ from ._lego import LegoError, __version__
 from .core import *  # noqa: F401,F403 (the published package star-exports lego.core)
 from .core import __all__ as _core_all
 from .frontends.python_mlir import col, gen_p, group_by, order_by, reg_p, row, tile_by
+from .frontends.python_mlir import (Batched, BatchedLayout, BlockCyclic, ColMajor, Custom, LegoArray, LegoLayout,
+                                    RowMajor, Swizzle, Tiled, TiledPermute, TiledView, Transposed, ZCurve)
+from . import autotune
+from .backend.compiler import DType
 
 __all__ = list(_core_all) + ["core", "__version__", "row", "col", "reg_p", "order_by", "tile_by", "group_by",
-                              "gen_p"]
+                              "gen_p", "LegoLayout", "RowMajor", "ColMajor", "Transposed", "TiledPermute", "Tiled",
+                              "TiledView", "Custom", "ZCurve", "Swizzle", "BlockCyclic", "Batched", "BatchedLayout",
+                              "LegoArray", "autotune", "DType"]
