@@ -109,12 +109,16 @@ def resolve_bindings(layout: LayoutBlock, shape: Optional[Sequence[int]],
         while progress:
             progress = False
             for dim, size in zip(dims, shape):
-                unknown = dim.xreplace(bindings).free_symbols
+                known = {k: sympy.Integer(v) for k, v in bindings.items()}
+                unknown = sympy.sympify(dim.xreplace(known)).free_symbols
                 if len(unknown) != 1:
                     continue
                 (symbol,) = unknown
-                solutions = [s for s in sympy.solve(sympy.Eq(dim.xreplace(bindings), int(size)), symbol)
-                             if s.is_Integer and s > 0]
+                try:
+                    solutions = [s for s in sympy.solve(sympy.Eq(dim.xreplace(known), int(size)), symbol)
+                                 if s.is_Integer and s > 0]
+                except (NotImplementedError, ValueError, TypeError):
+                    continue  # e.g. floor(8/BM) = 2: not solvable for BM
                 if len(solutions) == 1:
                     bindings[symbol] = int(solutions[0])
                     progress = True
@@ -128,7 +132,7 @@ def resolve_bindings(layout: LayoutBlock, shape: Optional[Sequence[int]],
 def _concrete_dims(layout: LayoutBlock, bindings: Dict[sympy.Symbol, int]) -> Tuple[int, ...]:
     out = []
     for dim in layout.dims():
-        value = sympy.sympify(dim).xreplace(bindings)
+        value = sympy.sympify(sympy.sympify(dim).xreplace({k: sympy.Integer(v) for k, v in bindings.items()}))
         if not value.is_Integer or int(value) <= 0:
             raise ValueError(f"the layout's dim {dim} is {value} with {bindings}: not a positive integer")
         out.append(int(value))
@@ -184,12 +188,25 @@ def _request(layout: LayoutBlock, bindings: Dict[sympy.Symbol, int]) -> Tuple[An
     return desc, names, operand, bound_descs, fact_descs, dims, indices
 
 
+_LAYOUT_KINDS = {"row", "col", "reg_p", "gen_p", "order_by", "group_by", "tile_by"}
+
+
+def _without_locations(desc: Any) -> Any:
+    """A layout descriptor with the source locations dropped: equal layouts built on different lines share
+    one compiled program."""
+    if isinstance(desc, tuple):
+        if len(desc) >= 2 and desc[0] in _LAYOUT_KINDS:
+            return (desc[0], None) + tuple(_without_locations(part) for part in desc[2:])
+        return tuple(_without_locations(part) for part in desc)
+    return desc
+
+
 def compile_program(layout: LayoutBlock, bindings: Optional[Dict[sympy.Symbol, int]] = None) -> Compiled:
     """The lowered forward map of ``layout`` (sizes bound by ``bindings``), cached process-wide by the SHA-256
     of the request (equal layouts share one)."""
     bindings = bindings or {}
     desc, names, operand, bound_descs, fact_descs, dims, indices = _request(layout, bindings)
-    key = hashlib.sha256(repr((desc, [str(n) for n in names], operand, bound_descs, fact_descs)).encode()).hexdigest()
+    key = hashlib.sha256(repr((_without_locations(desc), [str(n) for n in names], operand, bound_descs, fact_descs)).encode()).hexdigest()
     cached = _COMPILER_CACHE.get(key)
     if cached is not None:
         return cached
