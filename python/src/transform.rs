@@ -454,6 +454,12 @@ impl IndexProgram {
             if let Op::And(a, b) = self.ops[k] {
                 if self.constant(b) == Some(1) {
                     if let Op::Add(x, y) = self.ops[a] {
+                        // Only the low bit of each addend matters: `x & odd` is `x` here.
+                        let low = |n: usize| match self.ops[n] {
+                            Op::And(inner, mask) if self.constant(mask).is_some_and(|m| m & 1 == 1) => inner,
+                            _ => n,
+                        };
+                        let (x, y) = (low(x), low(y));
                         let xor = self.xor_of(x, y, &mut shared);
                         self.ops[k] = Op::And(xor, b);
                     }
