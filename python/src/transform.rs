@@ -124,8 +124,9 @@ fn eval2(op: &Op, x: i64, y: i64) -> i64 {
         MaxS(..) => x.max(y),
         MinU(..) => (x as u64).min(y as u64) as i64,
         MinS(..) => x.min(y),
-        Shl(..) => if (0..64).contains(&y) { x.wrapping_shl(y as u32) } else { 0 },
-        ShrU(..) => if (0..64).contains(&y) { ((x as u64) >> y) as i64 } else { 0 },
+        Shl(..) if (0..64).contains(&y) => x.wrapping_shl(y as u32),
+        ShrU(..) if (0..64).contains(&y) => ((x as u64) >> y) as i64,
+        Shl(..) | ShrU(..) => 0,
         ShrS(..) => if (0..64).contains(&y) { x >> y } else if x < 0 { -1 } else { 0 },
         And(..) => x & y,
         Or(..) => x | y,
@@ -1045,7 +1046,7 @@ impl IndexProgram {
                 })
             })
         });
-        outcome.map_err(|message| pyo3::exceptions::PyValueError::new_err(message))
+        outcome.map_err(pyo3::exceptions::PyValueError::new_err)
     }
 
     /// The offsets `L(B⁻¹(k))` for k in `[0, numel)` written as int64 to `dst` (the permutation table, built
@@ -1074,6 +1075,9 @@ fn catch(body: impl FnOnce() -> Result<(), String>) -> Result<(), String> {
     }
 }
 
+/// A layout's description with its dims and its full table.
+type LayoutTable<'py> = (Bound<'py, PyAny>, Vec<u64>, Vec<u64>);
+
 /// Test hook: the full table `[L(B⁻¹(k)) for k]` of `count` random layouts of lego-algebra's generator,
 /// computed by the algebra's interpreter, with their descriptions (python/src/differential.rs).
 #[pyfunction]
@@ -1084,7 +1088,7 @@ pub fn random_layout_tables<'py>(
     count: usize,
     max_numel: u64,
     max_depth: usize,
-) -> PyResult<Vec<(Bound<'py, PyAny>, Vec<u64>, Vec<u64>)>> {
+) -> PyResult<Vec<LayoutTable<'py>>> {
     use lego_algebra::random::{random_layout, RandomConfig, SplitMix64};
     let config = RandomConfig { max_numel, max_depth, symbolic_percent: 0, allow_expand_by: false, only_tile_by: false };
     let mut rng = SplitMix64::new(seed);
