@@ -8,24 +8,29 @@ APT_PACKAGES := llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libpolly-
                 libz3-dev libzstd-dev libxml2-dev zlib1g-dev python3-psutil g++
 # The Python package (python/, docs/python.md) is tested in a venv: `python3 -m venv` needs Debian's ensurepip.
 APT_PACKAGES += python3-venv
+# `lego-studio draw -o FILE.png` draws the pictures' text with DejaVu (test/studio/draw-png.test).
+APT_PACKAGES += fonts-dejavu-core
 # lego-translate's tests compile and run each generated language (tools/lego-translate/tests/languages.rs).
 APT_PACKAGES += gfortran clang-22 glslang-tools nodejs
 # lego-to-wasm's test links the wasm32 object with wasm-ld (test/targets/wasm.mlir).
 APT_PACKAGES += lld-22
+# LEGO Studio's browser tests (test/studio/browser_test.py) drive Debian's chromium through chromedriver.
+APT_PACKAGES += chromium chromium-driver
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CARGO        ?= cargo
 # lit, FileCheck, not and mlir-translate come from Debian's LLVM 22 packages.
 export PATH  := $(LLVM_PREFIX)/bin:$(PATH)
 
 .PHONY: all setup build demo test cargo-test lit examples docs bench gpu-ptx clean release release-lego-opt fuzz fuzz-smoke
-.PHONY: compile-time python-env python pytest python-demo
+.PHONY: compile-time python-env python pytest python-demo studio-wasm studio-browser-test
 
-# The venv of the Python package's tests and demo, created once and reused (git-ignored). PyTorch (the tensor
-# API's torch path, docs/python.md) comes from PyPI: its Linux wheel pulls several GB of CUDA libraries, so it is
-# installed once per machine into this venv and reused; no test is skipped for a missing package.
+# The venv of the Python package's tests and demo, created once and reused (git-ignored): PyPI's Linux torch
+# wheel pulls several GB of CUDA libraries, so it is installed once per machine (torch also serves the tensor
+# API's torch path: no test is skipped for a missing package). Each name is both the PyPI package and the module
+# python-env imports to decide whether anything is missing.
 VENV        := .venv
 VENV_PYTHON := $(VENV)/bin/python
-PYTHON_TEST_PACKAGES := maturin pytest numpy sympy torch
+PYTHON_TEST_PACKAGES := maturin pytest numpy sympy
 
 all: build
 
@@ -41,13 +46,27 @@ setup:
 	  echo "make setup: LLVM/MLIR 22, z3 and build dependencies already installed"; \
 	fi
 	@command -v $(CARGO) >/dev/null || { echo "make setup: cargo not found; install Rust (rustup) first" >&2; exit 1; }
+	@rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown || { echo "make setup: adding the wasm32-unknown-unknown target (LEGO Studio's page)"; rustup target add wasm32-unknown-unknown; }
 	@command -v naga >/dev/null || { echo "make setup: installing naga-cli (WGSL validator for lego-translate's tests)"; $(CARGO) install naga-cli --locked --version 30.0.1; }
 
 # The debug workspace (tests, tools) and the release tools users run: lego-opt, lego-translate and the C API's
 # liblego_capi.so / .a (docs/embedding.md links target/release).
-build: setup
+build: setup studio-wasm
 	$(CARGO) build --workspace --locked
 	$(CARGO) build --release --locked $(RELEASE_PACKAGES)
+
+# lego-algebra for wasm32 (crates/lego-algebra-wasm), which LEGO Studio's page draws with: built before the
+# workspace so that lego-studio's build script embeds it (served at /lego_algebra.wasm).
+studio-wasm: setup
+	$(CARGO) build --release --locked --target wasm32-unknown-unknown -p lego-algebra-wasm
+
+# LEGO Studio in a real browser (docs/studio.md): every preset's cells against `lego-studio draw`, hover,
+# errors, the GPU view against lego_algebra::memcost, export, and the 64 × 64 draw time; screenshots go to
+# target/studio-screenshots/.
+studio-browser-test: build
+	$(CARGO) build --locked -p lego-algebra-wasm --example memcost
+	python3 test/studio/browser_test.py --studio target/debug/lego-studio --memcost target/debug/examples/memcost \
+	  --out target/studio-screenshots
 
 # One cargo invocation for every release package: cargo unifies features over the packages it is given, so
 # building them separately would compile the shared dependencies twice (CI time).
@@ -64,10 +83,11 @@ demo: build
 	./target/debug/lego-opt examples/paper-fig2.mlir --lego-lower
 	@$(MAKE) --no-print-directory python-demo
 
+PYTHON_TEST_PACKAGES += triton numba jax torch  # the JIT frontends' tests (python/tests/test_jit_*.py; docs/python.md)
 python-env: setup
 	@[ -x $(VENV_PYTHON) ] || python3 -m venv $(VENV)
-	@$(VENV_PYTHON) -c "import maturin, pytest, numpy, sympy, torch" 2>/dev/null || \
-	  $(VENV_PYTHON) -m pip install --quiet $(PYTHON_TEST_PACKAGES)
+	@$(VENV_PYTHON) -c "import importlib.util, sys; sys.exit(any(importlib.util.find_spec(m) is None for m in sys.argv[1:]))" \
+	  $(PYTHON_TEST_PACKAGES) || $(VENV_PYTHON) -m pip install --quiet $(PYTHON_TEST_PACKAGES)
 
 # `pip install ./python` into the venv: maturin builds the extension module (release profile, the workspace's
 # target/ directory, so the dependencies `make build` compiled for the release tools are reused) and installs the wheel.
@@ -125,7 +145,7 @@ compile-time: release
 gpu-ptx: build
 	python3 bench/gpu/make_ptx.py
 
-test: cargo-test lit fuzz-smoke pytest
+test: cargo-test lit fuzz-smoke pytest studio-browser-test
 
 clean:
 	$(CARGO) clean

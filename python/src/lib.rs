@@ -12,6 +12,7 @@
 mod desc;
 mod differential;
 mod emit;
+mod jit;
 mod readback;
 mod transform;
 
@@ -243,6 +244,7 @@ fn _lego(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(differential::random_layouts, module)?)?;
     module.add_class::<transform::IndexProgram>()?;
     module.add_function(wrap_pyfunction!(transform::random_layout_tables, module)?)?;
+    jit::register(module)?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -6,16 +6,16 @@
 //! ops on `index` (64-bit, as semantics.md) at every point of its domain; the table it gives is the map, and
 //! it is inverted for the physical view when it is a bijection onto `0..numel`.
 
-use lego_algebra::{mixed_radix_flatten, mixed_radix_unflatten, GenFn, Layout};
+use lego_algebra::{describe, mixed_radix_unflatten, GenFn, Layout};
 use lego_dialect::ops::{constant_index_value, defining_layout, yielded_values, Dim, LayoutOp};
 use melior::ir::{
     attribute::IntegerAttribute, block::BlockLike, operation::OperationLike, OperationRef, RegionLike, RegionRef, Value,
     ValueLike,
 };
-use std::{collections::HashMap, sync::Arc};
+use std::collections::HashMap;
 
 /// The most elements a gen_p may have here (its map is tabulated).
-const MAX_GEN_P_ELEMENTS: u64 = 1 << 20;
+const MAX_GEN_P_ELEMENTS: u64 = describe::MAX_TABLE_ELEMENTS;
 
 /// Why a layout cannot be read: the message, and the op to report it at.
 pub struct ConvertError<'c, 'a> {
@@ -86,7 +86,8 @@ fn sizes<'c, 'a>(op: OperationRef<'c, 'a>, dims: &[Dim]) -> Converted<'c, 'a, Ve
         .collect()
 }
 
-/// The gen_p's apply map at every point of `dims`, as a table (and its inverse when it is a bijection).
+/// The gen_p's apply map at every point of `dims`, as a table (`describe::gen_table`: the form the API hands
+/// the page, invertible exactly when the table is a permutation).
 fn tabulate<'c, 'a>(op: OperationRef<'c, 'a>, apply: RegionRef<'c, 'a>, dims: &[u64]) -> Converted<'c, 'a, GenFn> {
     let numel = dims.iter().try_fold(1u64, |n, d| n.checked_mul(*d)).filter(|n| *n <= MAX_GEN_P_ELEMENTS).ok_or_else(|| {
         ConvertError { op, message: format!("the gen_p has more than {MAX_GEN_P_ELEMENTS} elements: too many to draw") }
@@ -100,23 +101,7 @@ fn tabulate<'c, 'a>(op: OperationRef<'c, 'a>, apply: RegionRef<'c, 'a>, dims: &[
             _ => return Err(ConvertError { op, message: format!("the gen_p's apply region yields {} values, not 1", results.len()) }),
         }
     }
-    let mut inverse = vec![u64::MAX; numel as usize];
-    let mut bijective = true;
-    for (flat, value) in table.iter().enumerate() {
-        match inverse.get_mut(*value as usize) {
-            Some(slot) if *slot == u64::MAX => *slot = flat as u64,
-            _ => bijective = false,
-        }
-    }
-    let dims_apply = dims.to_vec();
-    let dims_inverse = dims.to_vec();
-    let table = Arc::new(table);
-    let apply_fn = move |index: &[u64]| mixed_radix_flatten(&dims_apply, index).map(|flat| table[flat as usize]).unwrap_or(u64::MAX);
-    let inverse_fn: Option<lego_algebra::InverseFn> = bijective.then(|| {
-        let inverse = Arc::new(inverse);
-        Arc::new(move |x: u64| mixed_radix_unflatten(&dims_inverse, inverse.get(x as usize).copied().unwrap_or(0))) as lego_algebra::InverseFn
-    });
-    Ok(GenFn::custom("gen_p", apply_fn, inverse_fn))
+    describe::gen_table(dims, table).map_err(|error| ConvertError { op, message: error.to_string() })
 }
 
 /// Runs the single-block region of `gen_p` (an op of it, for errors) on `index` values: 64-bit, wrapping as

@@ -1,7 +1,8 @@
 //! `lego-studio`: see a layout.
 //!
 //! ```sh
-//! lego-studio draw FILE.mlir [--func NAME] [--layout %name] -o OUT.svg|OUT.txt
+//! lego-studio draw FILE.mlir [--func NAME] [--layout %name] -o OUT.svg|OUT.png|OUT.txt
+//! lego-studio serve [--port 8080] [--host 127.0.0.1] [--workers N] [--queue N] [--max-body BYTES] [--timeout SECONDS]
 //! ```
 //!
 //! `draw` parses and verifies FILE as `lego-opt` does (errors are `file:line:col: error: …`, exit 1), picks a
@@ -9,7 +10,10 @@
 //! one — reads it into the reference algebra (`convert`) and draws it with `lego_algebra::picture`, the code
 //! that draws the docs' op pictures: the logical grid with each cell's physical offset, and physical memory
 //! with the (row,column) stored at each offset. The output format follows the extension: `.txt` (the docs'
-//! ASCII form) or `.svg`. See docs/studio.md.
+//! ASCII form), `.svg`, or `.png` (the SVG rasterized, [`png`]).
+//!
+//! `serve` serves the browser app (embedded at build time, [`assets`]) and a JSON API that runs the real
+//! pipeline in-process ([`api`], [`server`]). See docs/studio.md.
 
 #[allow(dead_code)]
 #[path = "../../lego-opt/src/diagnostics.rs"]
@@ -18,7 +22,27 @@ mod diagnostics;
 #[path = "../../lego-opt/src/expected_diagnostics.rs"]
 mod expected_diagnostics;
 
+// lego-translate's printers, shared as lego-translate shares lego-opt's driver modules: the API's
+// `translate:<language>` stages print exactly what `lego-translate --lego-to-<language>` prints.
+#[allow(dead_code)]
+#[path = "../../lego-translate/src/domain.rs"]
+mod domain;
+#[allow(dead_code)]
+#[path = "../../lego-translate/src/extract.rs"]
+mod extract;
+#[allow(dead_code)]
+#[path = "../../lego-translate/src/lang/mod.rs"]
+mod lang;
+#[allow(dead_code)]
+#[path = "../../lego-translate/src/program.rs"]
+mod program;
+
+mod api;
+mod assets;
 mod convert;
+mod http;
+mod png;
+mod server;
 
 use diagnostics::DiagnosticSink;
 use lego_algebra::picture::Picture;
@@ -26,7 +50,8 @@ use lego_dialect::{ops::walk_ops, source, verify::emit_error};
 use melior::ir::{block::BlockLike, operation::OperationLike, OperationRef, RegionLike};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: lego-studio draw FILE.mlir [--func NAME] [--layout %name] -o OUT.svg|OUT.txt";
+const USAGE: &str = "usage: lego-studio draw FILE.mlir [--func NAME] [--layout %name] -o OUT.svg|OUT.png|OUT.txt
+       lego-studio serve [--port 8080] [--host 127.0.0.1] [--workers N] [--queue N] [--max-body BYTES] [--timeout SECONDS] [--list-assets]";
 
 struct DrawArgs {
     input: String,
@@ -39,16 +64,52 @@ struct DrawArgs {
 enum Format {
     Text,
     Svg,
+    Png,
 }
 
-fn parse_args(args: &[String]) -> Result<DrawArgs, String> {
-    let mut args = args.iter();
-    match args.next().map(String::as_str) {
-        Some("draw") => {}
-        Some("serve") => return Err("'serve' is not implemented yet; 'draw' is".into()),
-        Some(other) => return Err(format!("unknown command '{other}'")),
-        None => return Err("no command given".into()),
+enum Command {
+    Draw(DrawArgs),
+    Serve(server::Config),
+    /// `serve --list-assets`: the embedded files' URL paths, one a line.
+    ListAssets,
+}
+
+fn parse_args(args: &[String]) -> Result<Command, String> {
+    match args.first().map(String::as_str) {
+        Some("draw") => parse_draw(&args[1..]).map(Command::Draw),
+        Some("serve") if args[1..].iter().any(|arg| arg == "--list-assets") => Ok(Command::ListAssets),
+        Some("serve") => parse_serve(&args[1..]).map(Command::Serve),
+        Some(other) => Err(format!("unknown command '{other}'")),
+        None => Err("no command given".into()),
     }
+}
+
+fn parse_serve(args: &[String]) -> Result<server::Config, String> {
+    let mut config = server::Config::default();
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let mut number = |flag: &str, min: u64, max: u64| -> Result<u64, String> {
+            let text = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
+            text.parse::<u64>()
+                .ok()
+                .filter(|value| (min..=max).contains(value))
+                .ok_or_else(|| format!("{flag} '{text}': expected a whole number from {min} to {max}"))
+        };
+        match arg.as_str() {
+            "--port" => config.port = number("--port", 0, 65535)? as u16,
+            "--workers" => config.workers = number("--workers", 1, 256)? as usize,
+            "--queue" => config.queue = number("--queue", 1, 1 << 16)? as usize,
+            "--max-body" => config.max_body = number("--max-body", 1, 1 << 30)? as usize,
+            "--timeout" => config.timeout = std::time::Duration::from_secs(number("--timeout", 1, 3600)?),
+            "--host" => config.host = args.next().cloned().ok_or("--host needs a value")?,
+            other => return Err(format!("unknown option '{other}' of serve")),
+        }
+    }
+    Ok(config)
+}
+
+fn parse_draw(args: &[String]) -> Result<DrawArgs, String> {
+    let mut args = args.iter();
     let (mut input, mut func, mut layout, mut output) = (None, None, None, None);
     while let Some(arg) = args.next() {
         let mut value = |flag: &str| args.next().cloned().ok_or_else(|| format!("{flag} needs a value"));
@@ -65,7 +126,7 @@ fn parse_args(args: &[String]) -> Result<DrawArgs, String> {
         input: input.ok_or("no input file")?,
         func,
         layout,
-        output: output.ok_or("no output file (-o OUT.svg or -o OUT.txt)")?,
+        output: output.ok_or("no output file (-o OUT.svg, -o OUT.png or -o OUT.txt)")?,
     })
 }
 
@@ -73,7 +134,8 @@ fn output_format(path: &str) -> Result<Format, String> {
     match std::path::Path::new(path).extension().and_then(|e| e.to_str()) {
         Some("txt") => Ok(Format::Text),
         Some("svg") => Ok(Format::Svg),
-        _ => Err(format!("cannot tell the format of '{path}': use a .svg or .txt file (png is not supported yet)")),
+        Some("png") => Ok(Format::Png),
+        _ => Err(format!("cannot tell the format of '{path}': use a .svg, .png or .txt file")),
     }
 }
 
@@ -83,7 +145,24 @@ fn main() -> ExitCode {
         println!("{USAGE}");
         return ExitCode::SUCCESS;
     }
-    let draw = match parse_args(&args).and_then(|draw| output_format(&draw.output).map(|format| (draw, format))) {
+    let draw = match parse_args(&args) {
+        Ok(Command::Draw(draw)) => output_format(&draw.output).map(|format| (draw, format)),
+        Ok(Command::Serve(config)) => {
+            return match server::serve(config) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(message) => {
+                    eprintln!("lego-studio: error: {message}");
+                    ExitCode::FAILURE
+                }
+            };
+        }
+        Ok(Command::ListAssets) => {
+            assets::paths().for_each(|path| println!("{path}"));
+            return ExitCode::SUCCESS;
+        }
+        Err(message) => Err(message),
+    };
+    let draw = match draw {
         Ok(draw) => draw,
         Err(message) => {
             eprintln!("lego-studio: error: {message}\n{USAGE}");
@@ -145,8 +224,9 @@ fn run(args: &DrawArgs, format: Format) -> Result<(), String> {
     };
     let picture = Picture::new(layout);
     let rendered = match format {
-        Format::Text => picture.render(),
-        Format::Svg => picture.render_svg(),
+        Format::Text => picture.render().map(String::into_bytes),
+        Format::Svg => picture.render_svg().map(String::into_bytes),
+        Format::Png => picture.render_svg().and_then(|svg| png::render(&svg)),
     };
     let rendered = match rendered {
         Ok(rendered) => rendered,
@@ -167,7 +247,7 @@ fn list(names: &[String]) -> String {
 }
 
 /// The `func.func` ops of the module, with their names, in order.
-fn functions<'c, 'a>(module: OperationRef<'c, 'a>) -> Vec<(String, OperationRef<'c, 'a>)> {
+pub(crate) fn functions<'c, 'a>(module: OperationRef<'c, 'a>) -> Vec<(String, OperationRef<'c, 'a>)> {
     let mut out = Vec::new();
     walk_ops(module, &mut |op| {
         if op.name().as_string_ref().as_str().ok() == Some("func.func") {
@@ -184,7 +264,7 @@ fn functions<'c, 'a>(module: OperationRef<'c, 'a>) -> Vec<(String, OperationRef<
 }
 
 /// The layout constructors of `func`, in order.
-fn layout_ops<'c, 'a>(func: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+pub(crate) fn layout_ops<'c, 'a>(func: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
     let mut out = Vec::new();
     let Ok(region) = func.region(0) else { return out };
     let mut block = region.first_block();
