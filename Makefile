@@ -25,8 +25,9 @@ export PATH  := $(LLVM_PREFIX)/bin:$(PATH)
 .PHONY: compile-time python-env python pytest python-demo studio-wasm studio-browser-test
 
 # The venv of the Python package's tests and demo, created once and reused (git-ignored): PyPI's Linux torch
-# wheel pulls several GB of CUDA libraries, so it is installed once per machine. Each name is both the PyPI
-# package and the module python-env imports to decide whether anything is missing.
+# wheel pulls several GB of CUDA libraries, so it is installed once per machine (torch also serves the tensor
+# API's torch path: no test is skipped for a missing package). Each name is both the PyPI package and the module
+# python-env imports to decide whether anything is missing.
 VENV        := .venv
 VENV_PYTHON := $(VENV)/bin/python
 PYTHON_TEST_PACKAGES := maturin pytest numpy sympy

@@ -24,3 +24,12 @@ print("concrete[1, 1, 2, 3] =", concrete[1, 1, 2, 3], " inv(107) =", concrete.in
 col = OrderBy(Col(4, 8)).GroupBy([(4, 8)])
 print("col[i, j] =", col[i, j], " col.inv(x) =", col.inv(x))
 print(col.mlir())
+
+# The tensor API: a NumPy array rearranged tile by tile (the layout's lowered index arithmetic, run in Rust).
+import numpy as np  # noqa: E402
+
+from lego import Swizzle, TiledPermute  # noqa: E402
+
+tiles = TiledPermute((4, 4), (2, 2))
+print("TiledPermute((4, 4), (2, 2)).transform(arange(16)) =", tiles.transform(np.arange(16)).ravel().tolist())
+print("Swizzle((4, 4)) table =", Swizzle((4, 4)).create_tensor(np.int64).ravel().tolist())

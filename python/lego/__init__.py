@@ -10,9 +10,14 @@ from ._lego import LegoError, __version__
 from .core import *  # noqa: F401,F403 (the published package star-exports lego.core)
 from .core import __all__ as _core_all
 from .frontends.python_mlir import col, gen_p, group_by, order_by, reg_p, row, tile_by
+from .frontends.python_mlir import (Batched, BatchedLayout, BlockCyclic, ColMajor, Custom, LegoArray, LegoLayout,
+                                    RowMajor, Swizzle, Tiled, TiledPermute, TiledView, Transposed, ZCurve)
+from . import autotune
 from . import jit  # noqa: E402 (the JIT frontends: lego.jit is callable, docs/python.md)
 from .jit import cutile_jit, get_cutile_kernel_source, get_kernel_source  # noqa: E402
 from .jit.builders import CompileResult, DType, GPUTarget, KernelBuilder, LayoutBuffer, compile, compile_all  # noqa: E402,A001
 
 __all__ = list(_core_all) + ["core", "__version__", "row", "col", "reg_p", "order_by", "tile_by", "group_by",
-                              "gen_p"]
+                              "gen_p", "LegoLayout", "RowMajor", "ColMajor", "Transposed", "TiledPermute", "Tiled",
+                              "TiledView", "Custom", "ZCurve", "Swizzle", "BlockCyclic", "Batched", "BatchedLayout",
+                              "LegoArray", "autotune", "DType"]

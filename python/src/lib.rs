@@ -14,6 +14,7 @@ mod differential;
 mod emit;
 mod jit;
 mod readback;
+mod transform;
 
 use std::{
     panic::{catch_unwind, AssertUnwindSafe},
@@ -241,6 +242,8 @@ fn _lego(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("LegoError", module.py().get_type::<LegoError>())?;
     module.add_class::<Session>()?;
     module.add_function(wrap_pyfunction!(differential::random_layouts, module)?)?;
+    module.add_class::<transform::IndexProgram>()?;
+    module.add_function(wrap_pyfunction!(transform::random_layout_tables, module)?)?;
     jit::register(module)?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -11,7 +11,6 @@ bindings here, the text is the module (docs/python.md, "Kernel builders")."""
 from __future__ import annotations
 
 import base64
-import enum
 import os
 import re
 import shutil
@@ -29,17 +28,8 @@ from ..core import Col, GenP, GroupBy, LayoutBlock, OrderBy, RegP, Row, TileByLa
 
 # --- element types -------------------------------------------------------------------------------------------
 
-class DType(enum.Enum):
-    f32 = "f32"
-    f64 = "f64"
-    f16 = "f16"
-    bf16 = "bf16"
-    i32 = "i32"
-    i64 = "i64"
-    i16 = "i16"
-    i8 = "i8"
-    i1 = "i1"
-    ui8 = "ui8"
+# One DType for the package: the published API defines it in lego.backend.compiler (§5.4).
+from ..backend.compiler import DType  # noqa: E402
 
 
 _MLIR_TYPES = {"f32": "f32", "f64": "f64", "f16": "f16", "bf16": "bf16", "i32": "i32", "i64": "i64",
