@@ -79,6 +79,16 @@ irdl.dialect @lego {
     irdl.results(result: %layout)
     irdl.attributes { "static_dims" = %array, "static_to_dims" = %to_array }
   }
+  // CuTe's Swizzle<B, M, S> over the row-major flat index of its dims: `swizzle = array<i64: B, M, S>`.
+  irdl.operation @swizzle {
+    %index = irdl.is index
+    %layout = irdl.base @lego::@layout
+    %array = irdl.base "#builtin.dense_array"
+    %swizzle = irdl.base "#builtin.dense_array"
+    irdl.operands(dims: variadic %index)
+    irdl.results(result: %layout)
+    irdl.attributes { "static_dims" = %array, "swizzle" = %swizzle }
+  }
 
   // Using layouts.
   irdl.operation @apply {

@@ -30,6 +30,7 @@ pub enum OpKind {
     GroupBy,
     TileBy,
     ExpandBy,
+    Swizzle,
     Apply,
     ApplyInverse,
     CastView,
@@ -43,7 +44,7 @@ pub enum OpKind {
 }
 
 impl OpKind {
-    pub const ALL: [OpKind; 18] = [
+    pub const ALL: [OpKind; 19] = [
         OpKind::Row,
         OpKind::Col,
         OpKind::RegP,
@@ -52,6 +53,7 @@ impl OpKind {
         OpKind::GroupBy,
         OpKind::TileBy,
         OpKind::ExpandBy,
+        OpKind::Swizzle,
         OpKind::Apply,
         OpKind::ApplyInverse,
         OpKind::CastView,
@@ -75,6 +77,7 @@ impl OpKind {
             OpKind::GroupBy => "lego.group_by",
             OpKind::TileBy => "lego.tile_by",
             OpKind::ExpandBy => "lego.expand_by",
+            OpKind::Swizzle => "lego.swizzle",
             OpKind::Apply => "lego.apply",
             OpKind::ApplyInverse => "lego.apply_inverse",
             OpKind::CastView => "lego.cast_view",
@@ -108,6 +111,7 @@ impl OpKind {
                 | OpKind::GroupBy
                 | OpKind::TileBy
                 | OpKind::ExpandBy
+                | OpKind::Swizzle
         )
     }
 }
@@ -171,6 +175,8 @@ pub enum LayoutOp<'c, 'a> {
     GroupBy { dims: Vec<Dim<'c, 'a>>, objects: Vec<Value<'c, 'a>> },
     TileBy { inner: Value<'c, 'a>, levels: Vec<Vec<Dim<'c, 'a>>> },
     ExpandBy { inner: Value<'c, 'a>, dims: Vec<Dim<'c, 'a>>, to_dims: Vec<Dim<'c, 'a>> },
+    /// `swizzle` is `[bits, base, shift]` as written (CuTe's `Swizzle<B, M, S>`; the verifier checks the ranges).
+    Swizzle { swizzle: [i64; 3], dims: Vec<Dim<'c, 'a>> },
 }
 
 fn dense_i64(op: &OperationRef, name: &'static str) -> Result<Vec<i64>, AccessError> {
@@ -253,6 +259,16 @@ pub fn layout_op<'c, 'a>(op: OperationRef<'c, 'a>) -> Result<Option<LayoutOp<'c,
                     LayoutOp::GenP { dims, apply, inverse }
                 }
             }
+        }
+        OpKind::Swizzle => {
+            let statics = dense_i64(&op, "static_dims")?;
+            let dims = mix("static_dims", &statics, &mut operands)?;
+            ensure_consumed("static_dims", &statics, operands)?;
+            let swizzle = match dense_i64(&op, "swizzle")?.as_slice() {
+                &[bits, base, shift] => [bits, base, shift],
+                _ => return Err(AccessError::BadAttribute("swizzle", "array<i64: bits, base, shift>")),
+            };
+            LayoutOp::Swizzle { swizzle, dims }
         }
         OpKind::OrderBy => LayoutOp::OrderBy { objects: operands.collect() },
         OpKind::GroupBy => {
@@ -358,6 +374,7 @@ pub fn logical_dims<'c: 'a, 'a>(value: Value<'c, 'a>) -> Option<Vec<Dim<'c, 'a>>
             | LayoutOp::Col { dims: own }
             | LayoutOp::RegP { dims: own, .. }
             | LayoutOp::GenP { dims: own, .. }
+            | LayoutOp::Swizzle { dims: own, .. }
             | LayoutOp::GroupBy { dims: own, .. } => dims.extend(own),
             // Objects in reverse, so that the first is expanded first; rank-0 objects add nothing (and could
             // otherwise be re-expanded exponentially often in a DAG).
@@ -452,9 +469,12 @@ impl LayoutFactsCache {
             let children_cyclic = children.iter().any(|child| child_facts(self, child).cyclic);
             let mut facts = match layout {
                 None => LayoutFacts::HIDDEN,
-                Some(LayoutOp::Row { dims } | LayoutOp::Col { dims } | LayoutOp::RegP { dims, .. }) => {
-                    LayoutFacts::of_dims(&dims, true)
-                }
+                Some(
+                    LayoutOp::Row { dims }
+                    | LayoutOp::Col { dims }
+                    | LayoutOp::RegP { dims, .. }
+                    | LayoutOp::Swizzle { dims, .. },
+                ) => LayoutFacts::of_dims(&dims, true),
                 Some(LayoutOp::GenP { dims, inverse, .. }) => LayoutFacts::of_dims(&dims, inverse.is_some()),
                 Some(LayoutOp::GroupBy { dims, objects }) => {
                     let invertible = objects.iter().all(|object| child_facts(self, object).invertible);

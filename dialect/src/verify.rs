@@ -154,6 +154,7 @@ fn check_element_count(layout: &LayoutOp, facts: &mut LayoutFactsCache) -> Check
         | LayoutOp::Col { dims }
         | LayoutOp::RegP { dims, .. }
         | LayoutOp::GenP { dims, .. }
+        | LayoutOp::Swizzle { dims, .. }
         | LayoutOp::GroupBy { dims, .. } => of_sizes(&[dims]),
         LayoutOp::TileBy { levels, .. } => {
             let tiles: Vec<Dim> = levels.iter().flatten().copied().collect();
@@ -240,6 +241,7 @@ fn verify_layout(layout: LayoutOp, facts: &mut LayoutFactsCache) -> Check {
             Ok(())
         }
         LayoutOp::TileBy { inner, levels } => verify_tile_by(inner, &levels),
+        LayoutOp::Swizzle { swizzle, dims } => verify_swizzle(swizzle, &dims),
         LayoutOp::ExpandBy { inner, dims, to_dims } => {
             check_positive(&dims, "Dimension")?;
             check_positive(&to_dims, "Dimension")?;
@@ -271,6 +273,33 @@ fn verify_layout(layout: LayoutOp, facts: &mut LayoutFactsCache) -> Check {
             Ok(())
         }
     }
+}
+
+/// swizzle (docs/ops/swizzle.md): `bits`, `base`, `shift` ≥ 0 with `shift ≥ bits` and a sum ≤ 62 (the rules
+/// of `lego_algebra::check_swizzle_parameters`), and, when every size is known, an element count that is a
+/// multiple of the period `2^(bits+base+shift)` (then the map permutes `[0, n)`).
+fn verify_swizzle(swizzle: [i64; 3], dims: &[Dim]) -> Check {
+    check_positive(dims, "Dimension")?;
+    let [bits, base, shift] = swizzle;
+    let parameter = |value: i64, name: &str| {
+        u32::try_from(value).map_err(|_| format!("swizzle '{name}' must be a non-negative integer, found {value}"))
+    };
+    let (bits, base, shift) = (parameter(bits, "bits")?, parameter(base, "base")?, parameter(shift, "shift")?);
+    lego_algebra::check_swizzle_parameters(bits, base, shift).map_err(|error| error.to_string())?;
+    let period = 1i64 << (bits + base + shift);
+    if let Some(numel) = crate::ops::known_product(dims) {
+        if numel % period != 0 {
+            return Err(lego_algebra::AlgebraError::SwizzleSize {
+                numel: numel as u64,
+                bits,
+                base,
+                shift,
+                period: period as u64,
+            }
+            .to_string());
+        }
+    }
+    Ok(())
 }
 
 /// tile_by (docs/reference/verifier.md; d_o, q_o as in docs/reference/semantics.md). The input may be a function/block argument: its

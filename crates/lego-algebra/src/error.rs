@@ -76,6 +76,14 @@ pub enum AlgebraError {
     #[error("expand_by target volume ({to}) does not match input layout volume ({input})")]
     ExpandVolumeMismatch { to: u64, input: u64 },
 
+    /// `swizzle`: parameters outside the supported range.
+    #[error("Invalid swizzle (bits {bits}, base {base}, shift {shift}): {reason}")]
+    SwizzleParameters { bits: u32, base: u32, shift: u32, reason: String },
+
+    /// `swizzle`: the element count is not a multiple of the swizzle's period `2^(bits+base+shift)`.
+    #[error("number of elements ({numel}) is not a multiple of 2^(bits + base + shift) = 2^({bits} + {base} + {shift}) = {period}")]
+    SwizzleSize { numel: u64, bits: u32, base: u32, shift: u32, period: u64 },
+
     /// `apply`: wrong number of indices.
     #[error("number of indices ({found}) does not match layout rank ({rank})")]
     IndexCount { found: usize, rank: usize },

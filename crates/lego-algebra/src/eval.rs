@@ -60,6 +60,13 @@ fn reg_p_inverse(perm: &[usize], dims: &[Dim], x: u64) -> Vec<u64> {
     result
 }
 
+/// CuTe's `Swizzle<bits, base, shift>` on a flat index: `x ^ ((x & yyy) >> shift)` with
+/// `yyy = (2^bits − 1) << (base + shift)`. Its own inverse when `shift ≥ bits`.
+pub fn swizzle_flat(bits: u32, base: u32, shift: u32, x: u64) -> u64 {
+    let yyy = ((1u64 << bits) - 1) << (base + shift);
+    x ^ ((x & yyy) >> shift)
+}
+
 impl Layout {
     /// `apply(L, i⃗)`: the flat (physical) index of logical index `index`, or [`NO_ELEMENT`] where an
     /// `expand_by` maps it to padding.
@@ -165,6 +172,10 @@ impl Layout {
                 }
                 inner.apply_unchecked(&split_over_blocks(blocks, &coords))
             }
+            LayoutNode::Swizzle { bits, base, shift, dims } => {
+                let x = mixed_radix_flatten(&dim_values(dims), index)?;
+                Ok(Some(swizzle_flat(*bits, *base, *shift, x)))
+            }
             LayoutNode::ExpandBy { inner, dims, to } => {
                 let Some(x) = inner.apply_unchecked(index)? else { return Ok(None) };
                 let j = mixed_radix_unflatten(&dim_values(to), x);
@@ -213,6 +224,9 @@ impl Layout {
                 }
                 let coords = if blocks.len() == 1 { split } else { join_over_blocks(blocks, &split)? };
                 Ok(tile_index(tile_dims, &coords))
+            }
+            LayoutNode::Swizzle { bits, base, shift, dims } => {
+                Ok(mixed_radix_unflatten(&dim_values(dims), swizzle_flat(*bits, *base, *shift, x)))
             }
             LayoutNode::ExpandBy { inner, dims, to } => {
                 let j = mixed_radix_unflatten(&dim_values(dims), x);

@@ -75,6 +75,9 @@ pub enum LayoutNode {
     TileBy { inner: Layout, tile_dims: Vec<Vec<Dim>> },
     /// `dims` are the real sizes `n⃗`, `to` the expanded sizes `m⃗`.
     ExpandBy { inner: Layout, dims: Vec<Dim>, to: Vec<Dim> },
+    /// CuTe's `Swizzle<bits, base, shift>` on the row-major flat index over `dims`: bits
+    /// `[base, base+bits)` XORed with bits `[base+shift, base+shift+bits)`.
+    Swizzle { bits: u32, base: u32, shift: u32, dims: Vec<Dim> },
 }
 
 /// A layout of the LEGO algebra: logical dims, `apply` (logical index → flat index) and, unless it is
@@ -131,7 +134,31 @@ fn op_name(node: &LayoutNode) -> &'static str {
         LayoutNode::GroupBy { .. } => "group_by",
         LayoutNode::TileBy { .. } => "tile_by",
         LayoutNode::ExpandBy { .. } => "expand_by",
+        LayoutNode::Swizzle { .. } => "swizzle",
     }
+}
+
+/// `lego.swizzle`'s parameter rules (docs/ops/swizzle.md): `shift ≥ bits` (the XORed bit ranges do not
+/// overlap, so the map is an involution) and `bits + base + shift ≤ 62` (the period `2^(B+M+S)` is a
+/// valid element count).
+pub fn check_swizzle_parameters(bits: u32, base: u32, shift: u32) -> Result<()> {
+    if shift < bits {
+        return Err(AlgebraError::SwizzleParameters {
+            bits,
+            base,
+            shift,
+            reason: format!("shift ({shift}) must be at least bits ({bits}), so that the XORed bit ranges do not overlap"),
+        });
+    }
+    if u64::from(bits) + u64::from(base) + u64::from(shift) > 62 {
+        return Err(AlgebraError::SwizzleParameters {
+            bits,
+            base,
+            shift,
+            reason: "bits + base + shift must be at most 62".to_string(),
+        });
+    }
+    Ok(())
 }
 
 /// The checks shared by every op with a plain size list.
@@ -308,6 +335,23 @@ impl Layout {
         Self::build(LayoutNode::ExpandBy { inner, dims, to }, values, invertible)
     }
 
+    /// `lego.swizzle bits B base M shift S dims [n⃗]`: CuTe's `Swizzle<B, M, S>` on the row-major flat index
+    /// `x = B(n⃗, i⃗)`: `apply(i⃗) = x ^ ((x & yyy) >> S)` with `yyy = (2^B − 1) << (M + S)`, i.e. bits
+    /// `[M, M+B)` XORed with bits `[M+S, M+S+B)`. `S ≥ B` keeps the two bit ranges apart, which makes the map
+    /// its own inverse; `Π n⃗` must be a multiple of `2^(M+S+B)` so that it permutes `[0, Π n⃗)`.
+    pub fn swizzle<D: Into<Dim>>(bits: u32, base: u32, shift: u32, dims: impl IntoIterator<Item = D>) -> Result<Self> {
+        let dims = into_dims(dims);
+        check_dims("swizzle", &dims)?;
+        check_swizzle_parameters(bits, base, shift)?;
+        let values = values(&dims);
+        let numel = bounded_count("swizzle", values.iter().copied())?;
+        let period = 1u64 << (bits + base + shift);
+        if numel % period != 0 {
+            return Err(AlgebraError::SwizzleSize { numel, bits, base, shift, period });
+        }
+        Self::build(LayoutNode::Swizzle { bits, base, shift, dims }, values, true)
+    }
+
     /// The structure of this layout.
     pub fn node(&self) -> &LayoutNode {
         &self.0.node
@@ -347,9 +391,11 @@ impl Layout {
     /// The direct sub-layouts, in the order they appear in the op's operand list.
     pub fn children(&self) -> Vec<&Layout> {
         match self.node() {
-            LayoutNode::Row { .. } | LayoutNode::Col { .. } | LayoutNode::RegP { .. } | LayoutNode::GenP { .. } => {
-                Vec::new()
-            }
+            LayoutNode::Row { .. }
+            | LayoutNode::Col { .. }
+            | LayoutNode::RegP { .. }
+            | LayoutNode::GenP { .. }
+            | LayoutNode::Swizzle { .. } => Vec::new(),
             LayoutNode::OrderBy { parts } => parts.iter().collect(),
             LayoutNode::GroupBy { objects, .. } => objects.iter().collect(),
             LayoutNode::TileBy { inner, .. } | LayoutNode::ExpandBy { inner, .. } => vec![inner],
@@ -364,6 +410,7 @@ impl Layout {
             | LayoutNode::Col { dims }
             | LayoutNode::RegP { dims, .. }
             | LayoutNode::GenP { dims, .. }
+            | LayoutNode::Swizzle { dims, .. }
             | LayoutNode::GroupBy { dims, .. } => dims.clone(),
             LayoutNode::OrderBy { .. } => Vec::new(),
             LayoutNode::TileBy { tile_dims, .. } => tile_dims.iter().flatten().copied().collect(),
@@ -488,6 +535,10 @@ impl fmt::Display for Layout {
                 write_list(f, dims)?;
                 write!(f, " to ")?;
                 write_list(f, to)
+            }
+            LayoutNode::Swizzle { bits, base, shift, dims } => {
+                write!(f, "swizzle bits {bits} base {base} shift {shift} dims ")?;
+                write_list(f, dims)
             }
         }
     }

@@ -395,6 +395,9 @@ impl Emitter {
                 let to = self.dims(to);
                 format!("lego.expand_by {} dims {dims} to {to}", children[0])
             }
+            LayoutNode::Swizzle { bits, base, shift, dims } => {
+                format!("lego.swizzle bits {bits} base {base} shift {shift} dims {}", self.dims(dims))
+            }
         };
         self.line(format!("{name} = {op} : !lego.layout"));
         Ok(name)

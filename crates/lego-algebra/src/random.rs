@@ -77,11 +77,22 @@ pub struct RandomConfig {
     /// Every root is a `tile_by` (random tile rank d, q_o blocks, q_t levels; one in six an identity tiling),
     /// for focused tests of its lowering and normal form.
     pub only_tile_by: bool,
+    /// Chance, in percent, that a sub-layout is one of the ops added after the published dialect
+    /// (`swizzle`). 0 (the default) draws nothing extra from the generator, so seeds give the same
+    /// layouts as before those ops existed.
+    pub new_ops_percent: u32,
 }
 
 impl Default for RandomConfig {
     fn default() -> Self {
-        RandomConfig { max_numel: 4096, max_depth: 3, symbolic_percent: 0, allow_expand_by: true, only_tile_by: false }
+        RandomConfig {
+            max_numel: 4096,
+            max_depth: 3,
+            symbolic_percent: 0,
+            allow_expand_by: true,
+            only_tile_by: false,
+            new_ops_percent: 0,
+        }
     }
 }
 
@@ -179,6 +190,11 @@ impl Generator<'_> {
 
     /// A layout with exactly `numel` elements.
     fn layout(&mut self, numel: u64, depth: usize) -> Layout {
+        if self.config.new_ops_percent > 0 && self.rng.percent(self.config.new_ops_percent) {
+            if let Some(layout) = self.new_op(numel) {
+                return layout;
+            }
+        }
         let kinds = if depth == 0 { 5 } else { 8 };
         let built = match self.rng.below(kinds) {
             0 => {
@@ -289,6 +305,21 @@ impl Generator<'_> {
         built.expect("the generator builds valid layouts")
     }
 
+    /// One of the ops added after the published dialect with exactly `numel` elements, or `None` when
+    /// `numel` does not suit it: a `swizzle` needs a factor `2^(bits+base+shift)` with `shift ≥ bits ≥ 1`.
+    fn new_op(&mut self, numel: u64) -> Option<Layout> {
+        let twos = numel.trailing_zeros();
+        if twos < 2 {
+            return None;
+        }
+        let bits = self.rng.range_inclusive(1, u64::from(twos / 2)) as u32;
+        let shift = self.rng.range_inclusive(u64::from(bits), u64::from(twos - bits)) as u32;
+        let base = self.rng.range_inclusive(0, u64::from(twos - bits - shift)) as u32;
+        let r = self.rank();
+        let dims = self.dims(numel, r);
+        Some(Layout::swizzle(bits, base, shift, dims).expect("the generator builds valid swizzles"))
+    }
+
     /// Wraps `layout` in an `expand_by` over a random shape with its element count.
     fn expand(&mut self, layout: Layout) -> Layout {
         let r = self.rank();
@@ -354,6 +385,8 @@ mod tests {
                 LayoutNode::OrderBy { .. } => 5,
                 LayoutNode::GroupBy { .. } => 6,
                 LayoutNode::TileBy { .. } | LayoutNode::ExpandBy { .. } => 7,
+                // Drawn only with `new_ops_percent` (not in this test's config).
+                LayoutNode::Swizzle { .. } => unreachable!("new ops are off by default"),
             };
             seen[k] = true;
             *symbolic |= l.own_dim_entries().iter().any(|d| d.symbolic);
@@ -373,6 +406,17 @@ mod tests {
         }
         assert!(seen.iter().all(|&s| s), "{seen:?}");
         assert!(symbolic && expand && tile);
+    }
+
+    #[test]
+    fn new_ops_are_drawn_when_asked_and_only_then() {
+        let has_swizzle = |l: &Layout| l.to_string().contains("swizzle");
+        let config = RandomConfig { new_ops_percent: 30, symbolic_percent: 20, ..RandomConfig::default() };
+        let mut rng = SplitMix64::new(4);
+        let drawn = (0..200).map(|_| random_layout(&mut rng, &config)).filter(|l| has_swizzle(l)).count();
+        assert!(drawn > 20, "{drawn}");
+        let mut rng = SplitMix64::new(4);
+        assert!(!(0..200).any(|_| has_swizzle(&random_layout(&mut rng, &RandomConfig::default()))));
     }
 
     #[test]

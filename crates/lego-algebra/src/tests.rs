@@ -623,3 +623,57 @@ fn reference_examples() -> TestResult {
     assert_eq!(rev(3, 2)?.apply(&[0, 0])?, 5);
     Ok(())
 }
+
+/// `lego.swizzle`: CuTe's `Swizzle<B, M, S>` values, computed by hand.
+mod swizzle {
+    use crate::{swizzle_flat, AlgebraError, Layout};
+
+    #[test]
+    fn hand_values() {
+        // Swizzle<3, 4, 3>: bits [4, 7) ^= bits [7, 10). x = 0b1_0110_0000 = 352: bits 7..10 = 0b010,
+        // bits 4..7 = 0b110 -> 0b100: 0b1_0100_0000 = 320.
+        assert_eq!(swizzle_flat(3, 4, 3, 352), 320);
+        assert_eq!(swizzle_flat(3, 4, 3, 320), 352);
+        // Swizzle<1, 0, 1> on [0, 4): 0 1 3 2.
+        let l = Layout::swizzle(1, 0, 1, [4]).unwrap();
+        let values: Vec<u64> = (0..4).map(|i| l.apply(&[i]).unwrap()).collect();
+        assert_eq!(values, [0, 1, 3, 2]);
+        // Swizzle<2, 0, 2> over [4, 4]: row r XORs its column with r (the classic 4x4 bank swizzle).
+        let l = Layout::swizzle(2, 0, 2, [4, 4]).unwrap();
+        assert_eq!(l.apply(&[3, 1]).unwrap(), 3 * 4 + (1 ^ 3));
+        assert_eq!(l.apply_inverse(3 * 4 + 2).unwrap(), vec![3, 1]);
+    }
+
+    #[test]
+    fn bijective_and_self_inverse() {
+        for (b, m, s, n) in [(1, 0, 1, 4), (2, 1, 3, 64), (3, 4, 3, 2048), (3, 3, 3, 512), (2, 0, 4, 192)] {
+            let l = Layout::swizzle(b, m, s, [n]).unwrap();
+            assert!(l.check_bijective(1 << 12).unwrap().is_bijective(), "{l}");
+            for x in 0..n {
+                assert_eq!(swizzle_flat(b, m, s, swizzle_flat(b, m, s, x)), x);
+            }
+        }
+    }
+
+    #[test]
+    fn rules() {
+        assert!(matches!(Layout::swizzle(3, 4, 3, [1000]), Err(AlgebraError::SwizzleSize { period: 1024, .. })));
+        assert!(matches!(Layout::swizzle(3, 0, 2, [64]), Err(AlgebraError::SwizzleParameters { .. })));
+        assert!(matches!(Layout::swizzle(20, 20, 23, [1u64 << 62]), Err(AlgebraError::SwizzleParameters { .. })));
+        assert!(matches!(Layout::swizzle(1, 0, 1, [0]), Err(AlgebraError::NonPositiveDimension(0))));
+        assert_eq!(
+            Layout::swizzle(3, 4, 3, [1000]).unwrap_err().to_string(),
+            "number of elements (1000) is not a multiple of 2^(bits + base + shift) = 2^(3 + 4 + 3) = 1024"
+        );
+    }
+
+    #[test]
+    fn in_a_group_by_chain() {
+        // group_by [32, 32](swizzle over [1024]) applied to (r, c): row-major, then swizzled.
+        let l = Layout::group_by([32, 32], [Layout::swizzle(3, 2, 3, [1024]).unwrap()]).unwrap();
+        for (r, c) in [(0, 0), (5, 7), (31, 31), (8, 3)] {
+            assert_eq!(l.apply(&[r, c]).unwrap(), swizzle_flat(3, 2, 3, r * 32 + c));
+        }
+        assert!(l.check_bijective(1 << 12).unwrap().is_bijective());
+    }
+}

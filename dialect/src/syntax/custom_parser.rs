@@ -168,6 +168,21 @@ impl<'a> Parser<'_, 'a> {
                 self.expect_word("to", "dims [...]")?;
                 Ok(LegoOp::ExpandBy { inner, dims, to: self.dims("to")?, ty: self.layout_type()? })
             }
+            OpName::Op(OpKind::Swizzle) => {
+                // `bits B base M shift S dims [...]`: CuTe's Swizzle<B, M, S>, each parameter a literal.
+                let mut swizzle = [0; 3];
+                let mut after = op_name.to_string();
+                for (slot, word) in swizzle.iter_mut().zip(["bits", "base", "shift"]) {
+                    self.expect_word(word, &after)?;
+                    if self.peek().kind != TokenKind::Integer {
+                        return self.fail(format!("expected integer literal after '{word}'"));
+                    }
+                    *slot = self.integer()?;
+                    after = slot.to_string();
+                }
+                self.expect_word("dims", &after)?;
+                Ok(LegoOp::Swizzle { swizzle, dims: self.dims("dims")?, ty: self.layout_type()? })
+            }
             OpName::Op(OpKind::Apply) => {
                 let layout = self.value()?;
                 Ok(LegoOp::Apply { indices: self.delimited_values("(", ")", &layout)?, layout, ty: self.layout_type()? })

@@ -189,6 +189,11 @@ impl GenericOp<'_> {
                 to: dims("static_to_dims", operands)?,
                 ty: single(&self.result_types)?,
             },
+            OpName::Op(OpKind::Swizzle) => LegoOp::Swizzle {
+                swizzle: <[i64; 3]>::try_from(dense_i64(self.attribute(source, "swizzle")?)?).ok()?,
+                dims: dims("static_dims", operands)?,
+                ty: single(&self.result_types)?,
+            },
             OpName::Op(OpKind::Apply) => LegoOp::Apply { layout: operands.next()?, indices: rest(operands), ty: layout_ty()? },
             OpName::Op(OpKind::ApplyInverse) => LegoOp::ApplyInverse {
                 layout: operands.next()?,

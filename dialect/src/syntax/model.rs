@@ -78,6 +78,12 @@ pub(crate) enum LegoOp {
         to: Vec<Dim>,
         ty: String,
     },
+    /// `swizzle` is `[bits, base, shift]`.
+    Swizzle {
+        swizzle: [i64; 3],
+        dims: Vec<Dim>,
+        ty: String,
+    },
     Apply {
         layout: String,
         indices: Vec<String>,
@@ -272,6 +278,7 @@ impl LegoOp {
             LegoOp::GroupBy { .. } => OpName::Op(OpKind::GroupBy),
             LegoOp::TileBy { .. } => OpName::Op(OpKind::TileBy),
             LegoOp::ExpandBy { .. } => OpName::Op(OpKind::ExpandBy),
+            LegoOp::Swizzle { .. } => OpName::Op(OpKind::Swizzle),
             LegoOp::Apply { .. } => OpName::Op(OpKind::Apply),
             LegoOp::ApplyInverse { .. } => OpName::Op(OpKind::ApplyInverse),
             LegoOp::CastView { .. } => OpName::Op(OpKind::CastView),
@@ -307,6 +314,12 @@ impl LegoOp {
                 operands: dynamic_names(dims).collect(),
                 operand_types: repeat(INDEX, dynamic_names(dims).count()),
                 dict: dict(&[("perm", dense_array("i64", perm.iter().copied())), ("static_dims", static_dims(dims))]),
+                result_types: layout_result(ty),
+            },
+            LegoOp::Swizzle { swizzle, dims, ty } => GenericParts {
+                operands: dynamic_names(dims).collect(),
+                operand_types: repeat(INDEX, dynamic_names(dims).count()),
+                dict: dict(&[("static_dims", static_dims(dims)), ("swizzle", dense_array("i64", swizzle.iter().copied()))]),
                 result_types: layout_result(ty),
             },
             LegoOp::OrderBy { objects, ty } => GenericParts {
@@ -440,6 +453,9 @@ impl LegoOp {
                 format!("{name} perm {} dims{} : {ty}", dims_text(&perm), dims_text(dims))
             }
             LegoOp::GenP { .. } => String::new(),
+            LegoOp::Swizzle { swizzle: [bits, base, shift], dims, ty } => {
+                format!("{name} bits {bits} base {base} shift {shift} dims{} : {ty}", dims_text(dims))
+            }
             LegoOp::OrderBy { objects, ty } => format!("{name}({}) : {ty}", list(objects)),
             LegoOp::GroupBy { dims, objects, ty } => format!("{name}{} ({}) : {ty}", dims_text(dims), list(objects)),
             LegoOp::TileBy { inner, levels, ty } => {

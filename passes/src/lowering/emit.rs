@@ -109,6 +109,7 @@ pub fn logical_dims<'c, 'a>(
             | LayoutOp::Col { dims }
             | LayoutOp::RegP { dims, .. }
             | LayoutOp::GenP { dims, .. }
+            | LayoutOp::Swizzle { dims, .. }
             | LayoutOp::GroupBy { dims, .. } => {
                 site.memoize(value, &dims);
                 continue;
@@ -306,6 +307,11 @@ pub fn emit_apply<'c, 'a>(
                 let tiling = Tiling::read(b, site, inner, levels)?;
                 tasks.push(ApplyTask::Apply(inner, tile_by::input_indices(b, site, &tiling, indices)?));
             }
+            LayoutOp::Swizzle { swizzle, dims } => {
+                check_rank(b, site, indices.len(), dims.len(), "indices")?;
+                let flat = b.flatten(indices, &dims);
+                flats.push(emit_swizzle(b, site, swizzle, flat)?);
+            }
             LayoutOp::ExpandBy { inner, dims, to_dims } => {
                 check_expand(b, site, &dims, &to_dims)?;
                 tasks.push(ApplyTask::Expand { dims, to_dims });
@@ -317,6 +323,31 @@ pub fn emit_apply<'c, 'a>(
         [flat] => Ok(*flat),
         _ => Err(missing()),
     }
+}
+
+/// CuTe's `Swizzle<B, M, S>` on a flat index: `xori(x, shrui(andi(x, (2^B − 1) << (M + S)), S))` — shifts, a
+/// mask and exactly one `arith.xori` (nothing at all for `B = 0`, the identity). The parameters are checked
+/// again (the verifier ran, but a pass may have built the op) so that a bad one is a located error, not a
+/// shift by 64 or more.
+fn emit_swizzle<'c, 'a>(
+    b: &Builder<'_, 'c, 'a>,
+    site: &Site,
+    [bits, base, shift]: [i64; 3],
+    flat: Value<'c, 'a>,
+) -> Result<'c, Value<'c, 'a>> {
+    let parameters = (u32::try_from(bits), u32::try_from(base), u32::try_from(shift));
+    let (Ok(bits), Ok(base), Ok(shift)) = parameters else {
+        return Err(site.error(b, format!("cannot be lowered: swizzle parameters [{bits}, {base}, {shift}] are negative")));
+    };
+    lego_algebra::check_swizzle_parameters(bits, base, shift)
+        .map_err(|error| site.error(b, format!("cannot be lowered: {error}")))?;
+    if bits == 0 {
+        return Ok(flat);
+    }
+    let mask = ((1i64 << bits) - 1) << (base + shift);
+    let high = b.binary("arith.andi", flat, b.constant(mask));
+    let moved = b.binary("arith.shrui", high, b.constant(i64::from(shift)));
+    Ok(b.binary("arith.xori", flat, moved))
 }
 
 /// expand_by's apply after its input layout's: `B(n⃗, B⁻¹(m⃗, flat))` where every `j_k < n_k`, −1 elsewhere.
@@ -465,6 +496,11 @@ pub fn emit_inverse<'c, 'a>(
                 tasks.push(InverseTask::Tile { tiling, flat });
                 tasks.push(InverseTask::Inverse(inner, flat));
             }
+            LayoutOp::Swizzle { swizzle, dims } => {
+                // The swizzle is its own inverse: B⁻¹(n⃗, swizzle(x)).
+                let swizzled = emit_swizzle(b, site, swizzle, flat)?;
+                results.push(b.unflatten(swizzled, &dims));
+            }
             LayoutOp::ExpandBy { inner, dims, to_dims } => {
                 check_expand(b, site, &dims, &to_dims)?;
                 // inv(L, B(m⃗, B⁻¹(n⃗, x)))
@@ -502,9 +538,11 @@ pub fn dynamic_sizes<'c, 'a>(b: &Builder<'_, 'c, 'a>, site: &Site, layout: Value
             }
         };
         match node(b, site, layout)? {
-            LayoutOp::Row { dims } | LayoutOp::Col { dims } | LayoutOp::RegP { dims, .. } | LayoutOp::GenP { dims, .. } => {
-                add(&dims)
-            }
+            LayoutOp::Row { dims }
+            | LayoutOp::Col { dims }
+            | LayoutOp::RegP { dims, .. }
+            | LayoutOp::GenP { dims, .. }
+            | LayoutOp::Swizzle { dims, .. } => add(&dims),
             LayoutOp::OrderBy { objects } => pending.extend(objects.into_iter().rev()),
             LayoutOp::GroupBy { dims, objects } => {
                 add(&dims);

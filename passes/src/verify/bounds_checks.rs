@@ -147,6 +147,7 @@ fn counted_sizes<'c, 'a>(op: OperationRef<'c, 'a>, facts: &mut LayoutFactsCache)
         | LayoutOp::Col { dims }
         | LayoutOp::RegP { dims, .. }
         | LayoutOp::GenP { dims, .. }
+        | LayoutOp::Swizzle { dims, .. }
         | LayoutOp::GroupBy { dims, .. } => Some(dims),
         LayoutOp::TileBy { levels, .. } => Some(levels.into_iter().flatten().collect()),
         LayoutOp::ExpandBy { to_dims, .. } => Some(to_dims),

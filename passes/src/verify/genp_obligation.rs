@@ -372,7 +372,7 @@ pub fn gen_ps_under<'c, 'a>(layout: MlirValue<'c, 'a>) -> Option<Vec<OperationRe
                 found.push(owner);
                 continue;
             }
-            LayoutOp::Row { .. } | LayoutOp::Col { .. } | LayoutOp::RegP { .. } => continue,
+            LayoutOp::Row { .. } | LayoutOp::Col { .. } | LayoutOp::RegP { .. } | LayoutOp::Swizzle { .. } => continue,
             LayoutOp::OrderBy { objects } | LayoutOp::GroupBy { objects, .. } => objects,
             LayoutOp::TileBy { inner, .. } | LayoutOp::ExpandBy { inner, .. } => vec![inner],
         };

@@ -29,6 +29,21 @@ use std::{
     rc::Rc,
 };
 
+/// CuTe's `Swizzle<B, M, S>` of docs/ops/swizzle.md on a flat index term: `x ^ ((x & yyy) >> S)`, `yyy =
+/// (2^B − 1) << (M + S)` (its own inverse, so `apply` and `apply_inverse` share it).
+fn swizzle_term<'c>([bits, base, shift]: [i64; 3], x: &Term, at: Location<'c>) -> Encoded<'c, Term> {
+    let parameters = (u32::try_from(bits), u32::try_from(base), u32::try_from(shift));
+    let (Ok(bits), Ok(base), Ok(shift)) = parameters else {
+        return fail(at, "cannot verify: negative swizzle parameters");
+    };
+    if lego_algebra::check_swizzle_parameters(bits, base, shift).is_err() {
+        return fail(at, "cannot verify: invalid swizzle parameters");
+    }
+    let mask = ((1u64 << bits) - 1) << (base + shift);
+    let moved = Term::bin(BinOp::ShrU, &Term::bin(BinOp::And, x, &Term::index(mask)), &Term::index(u64::from(shift)));
+    Ok(Term::bin(BinOp::Xor, x, &moved))
+}
+
 /// Why a value could not be encoded, located at the op (or value) responsible.
 #[derive(Clone, Debug)]
 pub struct EncodeError<'c> {
@@ -641,6 +656,7 @@ impl Encoder {
             | LayoutOp::Col { dims }
             | LayoutOp::RegP { dims, .. }
             | LayoutOp::GenP { dims, .. }
+            | LayoutOp::Swizzle { dims, .. }
             | LayoutOp::GroupBy { dims, .. } => self.dim_terms(&dims),
             // expand_by takes its input layout's indices (docs/reference/semantics.md: apply(s⃗) starts with apply(L, s⃗)).
             LayoutOp::ExpandBy { inner, .. } => self.layout_dims(inner, at),
@@ -765,6 +781,13 @@ impl Encoder {
                 }
                 self.layout_apply(inner, &split, at)
             }
+            LayoutOp::Swizzle { swizzle, dims } => {
+                let n = self.dim_terms(&dims)?;
+                if indices.len() != n.len() {
+                    return rank_error(n.len());
+                }
+                swizzle_term(swizzle, &flatten(&n, indices), location)
+            }
             LayoutOp::ExpandBy { inner, dims, to_dims } => {
                 let (n, m) = (self.dim_terms(&dims)?, self.dim_terms(&to_dims)?);
                 if m.len() != n.len() {
@@ -867,6 +890,10 @@ impl Encoder {
                     }
                 }
                 Ok(result)
+            }
+            LayoutOp::Swizzle { swizzle, dims } => {
+                let n = self.dim_terms(&dims)?;
+                Ok(unflatten(&n, &swizzle_term(swizzle, flat, location)?))
             }
             LayoutOp::ExpandBy { inner, dims, to_dims } => {
                 let (n, m) = (self.dim_terms(&dims)?, self.dim_terms(&to_dims)?);

@@ -641,6 +641,15 @@ fn composite_bijective(encoder: &mut Encoder, layout: MlirValue, status: &HashMa
             Ok(show_numel(&numel))
         }
         LayoutOp::ExpandBy { .. } => Err("expand_by is partial (injective, but not onto its dims)".into()),
+        // docs/ops/swizzle.md: a permutation of [0, n) whenever n is a multiple of its period, which the
+        // dialect verifier checks for known sizes; a symbolic n is not known to be one.
+        LayoutOp::Swizzle { swizzle: [bits, base, shift], .. } => {
+            let period = u32::try_from(bits + base + shift).ok().and_then(|e| 1u64.checked_shl(e));
+            match (numel.as_const(), period) {
+                (Some(n), Some(period)) if n % period == 0 => Ok(show_numel(&numel)),
+                _ => Err("a swizzle's element count is not known to be a multiple of its period 2^(bits+base+shift)".into()),
+            }
+        }
     }
 }
 
