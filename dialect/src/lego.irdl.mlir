@@ -89,6 +89,18 @@ irdl.dialect @lego {
     irdl.results(result: %layout)
     irdl.attributes { "static_dims" = %array, "swizzle" = %swizzle }
   }
+  // `outer` after `inner` (CuTe's composition(outer, inner)); the result has `inner`'s dims.
+  irdl.operation @compose {
+    %layout = irdl.base @lego::@layout
+    irdl.operands(outer: %layout, inner: %layout)
+    irdl.results(result: %layout)
+  }
+  // The inverse of a bijection, as a layout over [numel(inner)].
+  irdl.operation @inverse {
+    %layout = irdl.base @lego::@layout
+    irdl.operands(inner: %layout)
+    irdl.results(result: %layout)
+  }
 
   // Using layouts.
   irdl.operation @apply {

@@ -31,6 +31,8 @@ pub enum OpKind {
     TileBy,
     ExpandBy,
     Swizzle,
+    Compose,
+    Inverse,
     Apply,
     ApplyInverse,
     CastView,
@@ -44,7 +46,7 @@ pub enum OpKind {
 }
 
 impl OpKind {
-    pub const ALL: [OpKind; 19] = [
+    pub const ALL: [OpKind; 21] = [
         OpKind::Row,
         OpKind::Col,
         OpKind::RegP,
@@ -54,6 +56,8 @@ impl OpKind {
         OpKind::TileBy,
         OpKind::ExpandBy,
         OpKind::Swizzle,
+        OpKind::Compose,
+        OpKind::Inverse,
         OpKind::Apply,
         OpKind::ApplyInverse,
         OpKind::CastView,
@@ -78,6 +82,8 @@ impl OpKind {
             OpKind::TileBy => "lego.tile_by",
             OpKind::ExpandBy => "lego.expand_by",
             OpKind::Swizzle => "lego.swizzle",
+            OpKind::Compose => "lego.compose",
+            OpKind::Inverse => "lego.inverse",
             OpKind::Apply => "lego.apply",
             OpKind::ApplyInverse => "lego.apply_inverse",
             OpKind::CastView => "lego.cast_view",
@@ -112,6 +118,8 @@ impl OpKind {
                 | OpKind::TileBy
                 | OpKind::ExpandBy
                 | OpKind::Swizzle
+                | OpKind::Compose
+                | OpKind::Inverse
         )
     }
 }
@@ -177,6 +185,9 @@ pub enum LayoutOp<'c, 'a> {
     ExpandBy { inner: Value<'c, 'a>, dims: Vec<Dim<'c, 'a>>, to_dims: Vec<Dim<'c, 'a>> },
     /// `swizzle` is `[bits, base, shift]` as written (CuTe's `Swizzle<B, M, S>`; the verifier checks the ranges).
     Swizzle { swizzle: [i64; 3], dims: Vec<Dim<'c, 'a>> },
+    /// `outer` after `inner`.
+    Compose { outer: Value<'c, 'a>, inner: Value<'c, 'a> },
+    Inverse { inner: Value<'c, 'a> },
 }
 
 fn dense_i64(op: &OperationRef, name: &'static str) -> Result<Vec<i64>, AccessError> {
@@ -269,6 +280,14 @@ pub fn layout_op<'c, 'a>(op: OperationRef<'c, 'a>) -> Result<Option<LayoutOp<'c,
                 _ => return Err(AccessError::BadAttribute("swizzle", "array<i64: bits, base, shift>")),
             };
             LayoutOp::Swizzle { swizzle, dims }
+        }
+        OpKind::Compose => {
+            let outer = operands.next().ok_or(AccessError::BadAttribute("outer", "a layout operand"))?;
+            let inner = operands.next().ok_or(AccessError::BadAttribute("inner", "a layout operand"))?;
+            LayoutOp::Compose { outer, inner }
+        }
+        OpKind::Inverse => {
+            LayoutOp::Inverse { inner: operands.next().ok_or(AccessError::BadAttribute("inner", "a layout operand"))? }
         }
         OpKind::OrderBy => LayoutOp::OrderBy { objects: operands.collect() },
         OpKind::GroupBy => {
@@ -384,6 +403,10 @@ pub fn logical_dims<'c: 'a, 'a>(value: Value<'c, 'a>) -> Option<Vec<Dim<'c, 'a>>
             LayoutOp::TileBy { levels, .. } => dims.extend(levels.into_iter().flatten()),
             // docs/reference/semantics.md: apply(s⃗) = … apply(L, s⃗): the logical dims are those of the input layout.
             LayoutOp::ExpandBy { inner, .. } => pending.push(inner),
+            // compose takes its inner layout's indices.
+            LayoutOp::Compose { inner, .. } => pending.push(inner),
+            // One size, Π dims(inner): spelled only when it is a known constant.
+            LayoutOp::Inverse { inner } => dims.push(Dim::Static(facts.facts(inner).volume?)),
         }
     }
     Some(dims)
@@ -449,7 +472,10 @@ impl LayoutFactsCache {
             let layout = defining_layout(current).map(|(_, layout)| layout);
             let children: Vec<Value> = match &layout {
                 Some(LayoutOp::OrderBy { objects } | LayoutOp::GroupBy { objects, .. }) => objects.clone(),
-                Some(LayoutOp::TileBy { inner, .. } | LayoutOp::ExpandBy { inner, .. }) => vec![*inner],
+                Some(LayoutOp::TileBy { inner, .. } | LayoutOp::ExpandBy { inner, .. } | LayoutOp::Inverse { inner }) => {
+                    vec![*inner]
+                }
+                Some(LayoutOp::Compose { outer, inner }) => vec![*outer, *inner],
                 _ => Vec::new(),
             };
             if !children_done {
@@ -500,6 +526,11 @@ impl LayoutFactsCache {
                     LayoutFacts::of_dims(&tiles, child_facts(self, &inner).invertible)
                 }
                 Some(LayoutOp::ExpandBy { inner, .. }) => child_facts(self, &inner),
+                Some(LayoutOp::Compose { outer, inner }) => {
+                    let inner_facts = child_facts(self, &inner);
+                    LayoutFacts { invertible: inner_facts.invertible && child_facts(self, &outer).invertible, ..inner_facts }
+                }
+                Some(LayoutOp::Inverse { inner }) => LayoutFacts { rank: Some(1), ..child_facts(self, &inner) },
             };
             facts.cyclic |= children_cyclic;
             visiting.remove(&key);
@@ -510,11 +541,38 @@ impl LayoutFactsCache {
 
     /// [`layout_codomain`] with this cache's facts.
     pub fn codomain(&mut self, value: Value) -> Option<i64> {
-        match defining_layout(value)? {
-            (_, LayoutOp::ExpandBy { dims, .. }) => known_product(&dims),
-            _ => self.facts(value).volume,
+        // compose's positions are its outer layout's: follow the chain of outer layouts (iteratively).
+        let mut value = value;
+        loop {
+            match defining_layout(value)? {
+                (_, LayoutOp::ExpandBy { dims, .. }) => return known_product(&dims),
+                (_, LayoutOp::Compose { outer, .. }) => value = outer,
+                _ => return self.facts(value).volume,
+            }
         }
     }
+}
+
+/// Whether the layout maps onto its elements (with invertibility: a bijection): false when its last stage is an
+/// `expand_by` (padding positions have no element), as `lego_algebra::Layout::is_onto`. A layout whose
+/// construction is hidden counts as onto (lowering re-checks what it can see). Iterative.
+pub fn maps_onto(value: Value) -> bool {
+    let mut pending = vec![value];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(value) = pending.pop() {
+        if !seen.insert(melior::ir::ValueLike::to_raw(&value).ptr as usize) {
+            continue;
+        }
+        match defining_layout(value) {
+            Some((_, LayoutOp::ExpandBy { .. })) => return false,
+            Some((_, LayoutOp::Compose { outer, .. })) => pending.push(outer),
+            Some((_, LayoutOp::OrderBy { objects })) => pending.extend(objects),
+            Some((_, LayoutOp::GroupBy { objects, .. })) => pending.extend(objects.first().copied()),
+            Some((_, LayoutOp::TileBy { inner, .. })) => pending.push(inner),
+            _ => {}
+        }
+    }
+    true
 }
 
 /// The index operands of `apply`/`load`/`store`/`assert_apply_bounds` (everything after the layout or view).

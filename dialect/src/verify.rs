@@ -170,6 +170,8 @@ fn check_element_count(layout: &LayoutOp, facts: &mut LayoutFactsCache) -> Check
                 (real, real_unknown)
             }
         }
+        // The count of an operand, checked at the operand.
+        LayoutOp::Compose { .. } | LayoutOp::Inverse { .. } => return Ok(()),
         LayoutOp::OrderBy { objects } => {
             let parts: Vec<_> = objects.iter().map(|object| facts.facts(*object)).collect();
             if parts.iter().any(|part| part.known_volume > MAX_ELEMENTS) {
@@ -242,6 +244,26 @@ fn verify_layout(layout: LayoutOp, facts: &mut LayoutFactsCache) -> Check {
         }
         LayoutOp::TileBy { inner, levels } => verify_tile_by(inner, &levels),
         LayoutOp::Swizzle { swizzle, dims } => verify_swizzle(swizzle, &dims),
+        LayoutOp::Compose { outer, inner } => {
+            if let (Some(positions), Some(elements)) = (facts.codomain(inner), facts.facts(outer).volume) {
+                if positions != elements {
+                    return Err(format!(
+                        "the inner layout (operand #1) maps to {positions} positions but the outer layout (operand #0) has {elements} elements"
+                    ));
+                }
+            }
+            Ok(())
+        }
+        LayoutOp::Inverse { inner } => {
+            let inner_facts = facts.facts(inner);
+            if inner_facts.rank.is_some() && !inner_facts.invertible {
+                return Err("layout (operand #0) is not invertible: it is built from an apply-only lego.gen_p (no 'inv' region)".into());
+            }
+            if !crate::ops::maps_onto(inner) {
+                return Err("layout (operand #0) is not a bijection: its last stage is a lego.expand_by, whose padding positions have no element".into());
+            }
+            Ok(())
+        }
         LayoutOp::ExpandBy { inner, dims, to_dims } => {
             check_positive(&dims, "Dimension")?;
             check_positive(&to_dims, "Dimension")?;

@@ -44,7 +44,11 @@ fn describe<'py>(py: Python<'py>, layout: &Layout) -> PyResult<Option<Bound<'py,
         LayoutNode::GenP { gen: GenFn::Rev { n1, n2 }, .. } => {
             tuple(vec!["rev".into_bound_py_any(py)?, n1.into_bound_py_any(py)?, n2.into_bound_py_any(py)?])
         }
-        LayoutNode::GenP { .. } | LayoutNode::ExpandBy { .. } | LayoutNode::Swizzle { .. } => Ok(None),
+        LayoutNode::GenP { .. }
+        | LayoutNode::ExpandBy { .. }
+        | LayoutNode::Swizzle { .. }
+        | LayoutNode::Compose { .. }
+        | LayoutNode::Inverse { .. } => Ok(None),
         LayoutNode::OrderBy { parts } => match all(parts)? {
             Some(parts) => tuple(vec!["order_by".into_bound_py_any(py)?, parts.into_bound_py_any(py)?]),
             None => Ok(None),

@@ -13,6 +13,7 @@
 //! {"op": "tile_by", "inner": L, "tile_dims": [[...], ...]}
 //! {"op": "expand_by", "inner": L, "dims": [...], "to": [...]}
 //! {"op": "swizzle", "bits": 3, "base": 4, "shift": 3, "dims": [...]}
+//! {"op": "compose", "outer": L, "inner": L}     {"op": "inverse", "inner": L}
 //! ```
 //!
 //! A `table` gen_p is invertible exactly when its table is a permutation of `0..numel` (else apply-only).
@@ -88,6 +89,8 @@ pub enum LayoutDesc {
     TileBy { inner: Box<LayoutDesc>, tile_dims: Vec<Vec<DimDesc>> },
     ExpandBy { inner: Box<LayoutDesc>, dims: Vec<DimDesc>, to: Vec<DimDesc> },
     Swizzle { bits: u32, base: u32, shift: u32, dims: Vec<DimDesc> },
+    Compose { outer: Box<LayoutDesc>, inner: Box<LayoutDesc> },
+    Inverse { inner: Box<LayoutDesc> },
 }
 
 fn descs(dims: &[Dim]) -> Vec<DimDesc> {
@@ -178,6 +181,11 @@ impl LayoutDesc {
             LayoutNode::Swizzle { bits, base, shift, dims } => {
                 LayoutDesc::Swizzle { bits: *bits, base: *base, shift: *shift, dims: descs(dims) }
             }
+            LayoutNode::Compose { outer, inner } => LayoutDesc::Compose {
+                outer: Box::new(LayoutDesc::of(outer)?),
+                inner: Box::new(LayoutDesc::of(inner)?),
+            },
+            LayoutNode::Inverse { inner } => LayoutDesc::Inverse { inner: Box::new(LayoutDesc::of(inner)?) },
         })
     }
 
@@ -214,6 +222,8 @@ impl LayoutDesc {
             }
             LayoutDesc::ExpandBy { inner, dims, to } => Layout::expand_by(inner.build()?, dims_of(dims), dims_of(to)),
             LayoutDesc::Swizzle { bits, base, shift, dims } => Layout::swizzle(*bits, *base, *shift, dims_of(dims)),
+            LayoutDesc::Compose { outer, inner } => Layout::compose(outer.build()?, inner.build()?),
+            LayoutDesc::Inverse { inner } => Layout::inverse(inner.build()?),
         }
     }
 }

@@ -84,6 +84,14 @@ pub enum AlgebraError {
     #[error("number of elements ({numel}) is not a multiple of 2^(bits + base + shift) = 2^({bits} + {base} + {shift}) = {period}")]
     SwizzleSize { numel: u64, bits: u32, base: u32, shift: u32, period: u64 },
 
+    /// `compose`: the inner layout's positions do not match the outer layout's elements.
+    #[error("the inner layout maps to {inner} positions but the outer layout has {outer} elements")]
+    ComposeSizeMismatch { inner: u64, outer: u64 },
+
+    /// `inverse` of an injective layout that does not cover its positions (an `expand_by`, a non-compact strided).
+    #[error("layout is not a bijection: {0} does not map onto its elements")]
+    NotBijective(String),
+
     /// `apply`: wrong number of indices.
     #[error("number of indices ({found}) does not match layout rank ({rank})")]
     IndexCount { found: usize, rank: usize },

@@ -112,6 +112,10 @@ impl Layout {
     }
 
     /// Describes the first apply-only `gen_p` found, for the `NotInvertible` message.
+    pub(crate) fn apply_only_description(&self) -> String {
+        self.apply_only_part()
+    }
+
     fn apply_only_part(&self) -> String {
         if let LayoutNode::GenP { gen, .. } = self.node() {
             if !gen.is_invertible() {
@@ -176,6 +180,17 @@ impl Layout {
                 let x = mixed_radix_flatten(&dim_values(dims), index)?;
                 Ok(Some(swizzle_flat(*bits, *base, *shift, x)))
             }
+            LayoutNode::Compose { outer, inner } => {
+                let Some(x) = inner.apply_unchecked(index)? else { return Ok(None) };
+                if x >= outer.numel() {
+                    return Err(AlgebraError::FlatOutOfRange { flat: x, size: outer.numel() });
+                }
+                outer.apply_unchecked(&mixed_radix_unflatten(outer.dims(), x))
+            }
+            LayoutNode::Inverse { inner } => {
+                let index = inner.inverse_in_range(index[0])?;
+                mixed_radix_flatten(inner.dims(), &index).map(Some)
+            }
             LayoutNode::ExpandBy { inner, dims, to } => {
                 let Some(x) = inner.apply_unchecked(index)? else { return Ok(None) };
                 let j = mixed_radix_unflatten(&dim_values(to), x);
@@ -227,6 +242,14 @@ impl Layout {
             }
             LayoutNode::Swizzle { bits, base, shift, dims } => {
                 Ok(mixed_radix_unflatten(&dim_values(dims), swizzle_flat(*bits, *base, *shift, x)))
+            }
+            LayoutNode::Compose { outer, inner } => {
+                let index = outer.inverse_in_range(x)?;
+                inner.inverse_in_range(mixed_radix_flatten(outer.dims(), &index)?)
+            }
+            LayoutNode::Inverse { inner } => {
+                let index = mixed_radix_unflatten(inner.dims(), x);
+                Ok(vec![inner.apply_unchecked(&index)?.unwrap_or(NO_ELEMENT)])
             }
             LayoutNode::ExpandBy { inner, dims, to } => {
                 let j = mixed_radix_unflatten(&dim_values(dims), x);

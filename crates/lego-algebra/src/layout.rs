@@ -78,6 +78,10 @@ pub enum LayoutNode {
     /// CuTe's `Swizzle<bits, base, shift>` on the row-major flat index over `dims`: bits
     /// `[base, base+bits)` XORed with bits `[base+shift, base+shift+bits)`.
     Swizzle { bits: u32, base: u32, shift: u32, dims: Vec<Dim> },
+    /// `outer` after `inner`: `apply(i⃗) = apply(outer, B⁻¹(dims(outer), apply(inner, i⃗)))`.
+    Compose { outer: Layout, inner: Layout },
+    /// The inverse of a bijection as a layout over `[numel(inner)]`.
+    Inverse { inner: Layout },
 }
 
 /// A layout of the LEGO algebra: logical dims, `apply` (logical index → flat index) and, unless it is
@@ -135,6 +139,8 @@ fn op_name(node: &LayoutNode) -> &'static str {
         LayoutNode::TileBy { .. } => "tile_by",
         LayoutNode::ExpandBy { .. } => "expand_by",
         LayoutNode::Swizzle { .. } => "swizzle",
+        LayoutNode::Compose { .. } => "compose",
+        LayoutNode::Inverse { .. } => "inverse",
     }
 }
 
@@ -352,6 +358,47 @@ impl Layout {
         Self::build(LayoutNode::Swizzle { bits, base, shift, dims }, values, true)
     }
 
+    /// `lego.compose %outer, %inner`: `outer` after `inner` (CuTe's `composition(outer, inner)`). The logical
+    /// dims are `inner`'s; `inner`'s flat output is read as a row-major index into `outer`'s dims, so the
+    /// number of positions `inner` maps to ([`Layout::codomain_size`]) must be `numel(outer)`.
+    /// `apply(i⃗) = apply(outer, B⁻¹(dims(outer), apply(inner, i⃗)))`,
+    /// `inv(y) = inv(inner, B(dims(outer), inv(outer, y)))`.
+    pub fn compose(outer: Layout, inner: Layout) -> Result<Self> {
+        if inner.codomain_size() != outer.numel() {
+            return Err(AlgebraError::ComposeSizeMismatch { inner: inner.codomain_size(), outer: outer.numel() });
+        }
+        let values = inner.dims().to_vec();
+        let invertible = inner.is_invertible() && outer.is_invertible();
+        Self::build(LayoutNode::Compose { outer, inner }, values, invertible)
+    }
+
+    /// `lego.inverse %l`: the inverse of the bijection `l` as a layout with the one dim `[numel(l)]`:
+    /// `apply(x) = B(dims(l), inv(l, x))`, `inv(y) = (apply(l, B⁻¹(dims(l), y)))`. `l` must be invertible and
+    /// onto its elements (not an `expand_by`, whose inverse covers fewer positions than it has elements).
+    pub fn inverse(inner: Layout) -> Result<Self> {
+        if !inner.is_invertible() {
+            return Err(AlgebraError::NotInvertible(inner.apply_only_description()));
+        }
+        if !inner.is_onto() {
+            return Err(AlgebraError::NotBijective(inner.to_string()));
+        }
+        let values = vec![inner.numel()];
+        Self::build(LayoutNode::Inverse { inner }, values, true)
+    }
+
+    /// Whether `apply` maps onto `[0, numel)` (with `is_invertible`: a bijection): false when an `expand_by`
+    /// is the layout or the last stage of it (padding positions have no element), true otherwise.
+    pub fn is_onto(&self) -> bool {
+        match self.node() {
+            LayoutNode::ExpandBy { .. } => false,
+            LayoutNode::Compose { outer, .. } => outer.is_onto(),
+            LayoutNode::OrderBy { parts } => parts.iter().all(Layout::is_onto),
+            LayoutNode::GroupBy { objects, .. } => objects.first().is_none_or(Layout::is_onto),
+            LayoutNode::TileBy { inner, .. } => inner.is_onto(),
+            _ => true,
+        }
+    }
+
     /// The structure of this layout.
     pub fn node(&self) -> &LayoutNode {
         &self.0.node
@@ -379,6 +426,7 @@ impl Layout {
         match self.node() {
             // Validated at construction: Π n⃗ ≤ Π m⃗ = numel(L).
             LayoutNode::ExpandBy { dims, .. } => dims.iter().map(|d| d.value).product(),
+            LayoutNode::Compose { outer, .. } => outer.codomain_size(),
             _ => self.numel(),
         }
     }
@@ -398,7 +446,10 @@ impl Layout {
             | LayoutNode::Swizzle { .. } => Vec::new(),
             LayoutNode::OrderBy { parts } => parts.iter().collect(),
             LayoutNode::GroupBy { objects, .. } => objects.iter().collect(),
-            LayoutNode::TileBy { inner, .. } | LayoutNode::ExpandBy { inner, .. } => vec![inner],
+            LayoutNode::TileBy { inner, .. } | LayoutNode::ExpandBy { inner, .. } | LayoutNode::Inverse { inner } => {
+                vec![inner]
+            }
+            LayoutNode::Compose { outer, inner } => vec![outer, inner],
         }
     }
 
@@ -412,7 +463,7 @@ impl Layout {
             | LayoutNode::GenP { dims, .. }
             | LayoutNode::Swizzle { dims, .. }
             | LayoutNode::GroupBy { dims, .. } => dims.clone(),
-            LayoutNode::OrderBy { .. } => Vec::new(),
+            LayoutNode::OrderBy { .. } | LayoutNode::Compose { .. } | LayoutNode::Inverse { .. } => Vec::new(),
             LayoutNode::TileBy { tile_dims, .. } => tile_dims.iter().flatten().copied().collect(),
             LayoutNode::ExpandBy { dims, to, .. } => dims.iter().chain(to).copied().collect(),
         }
@@ -423,7 +474,11 @@ impl Layout {
     pub fn logical_dim_entries(&self) -> Vec<Dim> {
         match self.node() {
             LayoutNode::OrderBy { parts } => parts.iter().flat_map(Layout::logical_dim_entries).collect(),
-            LayoutNode::ExpandBy { inner, .. } => inner.logical_dim_entries(),
+            LayoutNode::ExpandBy { inner, .. } | LayoutNode::Compose { inner, .. } => inner.logical_dim_entries(),
+            // One size, Π dims(inner): symbolic when any factor is (it exists only at run time).
+            LayoutNode::Inverse { inner } => {
+                vec![Dim { value: inner.numel(), symbolic: inner.logical_dim_entries().iter().any(|d| d.symbolic) }]
+            }
             _ => self.own_dim_entries(),
         }
     }
@@ -540,6 +595,8 @@ impl fmt::Display for Layout {
                 write!(f, "swizzle bits {bits} base {base} shift {shift} dims ")?;
                 write_list(f, dims)
             }
+            LayoutNode::Compose { outer, inner } => write!(f, "compose({outer}, {inner})"),
+            LayoutNode::Inverse { inner } => write!(f, "inverse({inner})"),
         }
     }
 }

@@ -398,6 +398,8 @@ impl Emitter {
             LayoutNode::Swizzle { bits, base, shift, dims } => {
                 format!("lego.swizzle bits {bits} base {base} shift {shift} dims {}", self.dims(dims))
             }
+            LayoutNode::Compose { .. } => format!("lego.compose {}, {}", children[0], children[1]),
+            LayoutNode::Inverse { .. } => format!("lego.inverse {}", children[0]),
         };
         self.line(format!("{name} = {op} : !lego.layout"));
         Ok(name)

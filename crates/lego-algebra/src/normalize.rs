@@ -49,6 +49,8 @@ impl Layout {
                 Layout::group_by(&flat, [inner.normalize(), mid, fin])
             }
             LayoutNode::ExpandBy { inner, dims, to } => Layout::expand_by(inner.normalize(), dims, to),
+            LayoutNode::Compose { outer, inner } => Layout::compose(outer.normalize(), inner.normalize()),
+            LayoutNode::Inverse { inner } => Layout::inverse(inner.normalize()),
         }
     }
 }

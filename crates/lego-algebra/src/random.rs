@@ -191,7 +191,7 @@ impl Generator<'_> {
     /// A layout with exactly `numel` elements.
     fn layout(&mut self, numel: u64, depth: usize) -> Layout {
         if self.config.new_ops_percent > 0 && self.rng.percent(self.config.new_ops_percent) {
-            if let Some(layout) = self.new_op(numel) {
+            if let Some(layout) = self.new_op(numel, depth) {
                 return layout;
             }
         }
@@ -305,9 +305,26 @@ impl Generator<'_> {
         built.expect("the generator builds valid layouts")
     }
 
-    /// One of the ops added after the published dialect with exactly `numel` elements, or `None` when
-    /// `numel` does not suit it: a `swizzle` needs a factor `2^(bits+base+shift)` with `shift ≥ bits ≥ 1`.
-    fn new_op(&mut self, numel: u64) -> Option<Layout> {
+    /// One of the ops added after the published dialect with exactly `numel` elements (`compose` and
+    /// `inverse` of random layouts while depth is left), or `None` when `numel` does not suit the op drawn: a
+    /// `swizzle` needs a factor `2^(bits+base+shift)` with `shift ≥ bits ≥ 1`.
+    fn new_op(&mut self, numel: u64, depth: usize) -> Option<Layout> {
+        if depth > 0 {
+            match self.rng.below(3) {
+                // `outer` after `inner`, both with `numel` elements (not an expand_by: "no element" inside a
+                // composite has no defined meaning).
+                0 => {
+                    let outer = self.layout(numel, depth - 1);
+                    let inner = self.layout(numel, depth - 1);
+                    return Some(Layout::compose(outer, inner).expect("the generator builds valid compositions"));
+                }
+                1 => {
+                    let inner = self.layout(numel, depth - 1);
+                    return Some(Layout::inverse(inner).expect("the generator's layouts are bijections"));
+                }
+                _ => {}
+            }
+        }
         let twos = numel.trailing_zeros();
         if twos < 2 {
             return None;
@@ -386,7 +403,9 @@ mod tests {
                 LayoutNode::GroupBy { .. } => 6,
                 LayoutNode::TileBy { .. } | LayoutNode::ExpandBy { .. } => 7,
                 // Drawn only with `new_ops_percent` (not in this test's config).
-                LayoutNode::Swizzle { .. } => unreachable!("new ops are off by default"),
+                LayoutNode::Swizzle { .. } | LayoutNode::Compose { .. } | LayoutNode::Inverse { .. } => {
+                    unreachable!("new ops are off by default")
+                }
             };
             seen[k] = true;
             *symbolic |= l.own_dim_entries().iter().any(|d| d.symbolic);
@@ -413,8 +432,11 @@ mod tests {
         let has_swizzle = |l: &Layout| l.to_string().contains("swizzle");
         let config = RandomConfig { new_ops_percent: 30, symbolic_percent: 20, ..RandomConfig::default() };
         let mut rng = SplitMix64::new(4);
-        let drawn = (0..200).map(|_| random_layout(&mut rng, &config)).filter(|l| has_swizzle(l)).count();
-        assert!(drawn > 20, "{drawn}");
+        let layouts: Vec<Layout> = (0..200).map(|_| random_layout(&mut rng, &config)).collect();
+        for op in ["swizzle", "compose(", "inverse("] {
+            let drawn = layouts.iter().filter(|l| l.to_string().contains(op)).count();
+            assert!(drawn > 10, "{op}: {drawn}");
+        }
         let mut rng = SplitMix64::new(4);
         assert!(!(0..200).any(|_| has_swizzle(&random_layout(&mut rng, &RandomConfig::default()))));
     }

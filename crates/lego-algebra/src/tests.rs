@@ -677,3 +677,61 @@ mod swizzle {
         assert!(l.check_bijective(1 << 12).unwrap().is_bijective());
     }
 }
+
+/// `lego.compose` and `lego.inverse`: values computed by hand.
+mod compose_inverse {
+    use crate::{examples, AlgebraError, Layout};
+
+    #[test]
+    fn compose_hand_values() {
+        // col [4, 8] after row [8, 4]: (i, j) → row: 4i + j → as (a, b) over [4, 8]: (⌊(4i+j)/8⌋, (4i+j) mod 8)
+        // → col: b·4 + a. (3, 2): 14 → (1, 6) → 25.
+        let l = Layout::compose(Layout::col([4, 8]).unwrap(), Layout::row([8, 4]).unwrap()).unwrap();
+        assert_eq!(l.dims(), &[8, 4]);
+        assert_eq!(l.apply(&[3, 2]).unwrap(), 25);
+        assert_eq!(l.apply_inverse(25).unwrap(), vec![3, 2]);
+        assert!(l.check_bijective(1 << 12).unwrap().is_bijective());
+        // Equals group_by [dims(inner)](outer, inner) when the sizes match (docs/ops/compose.md).
+        let g = Layout::group_by([8, 4], [Layout::col([4, 8]).unwrap(), Layout::row([8, 4]).unwrap()]).unwrap();
+        for i in 0..8 {
+            for j in 0..4 {
+                assert_eq!(l.apply(&[i, j]).unwrap(), g.apply(&[i, j]).unwrap());
+            }
+        }
+        // Ranks may differ: rev(3, 2) after row [6].
+        let l = Layout::compose(examples::rev(3, 2).unwrap(), Layout::row([6]).unwrap()).unwrap();
+        assert_eq!((0..6).map(|x| l.apply(&[x]).unwrap()).collect::<Vec<_>>(), [5, 4, 3, 2, 1, 0]);
+    }
+
+    #[test]
+    fn inverse_hand_values() {
+        // inverse(col [4, 8]) over [32]: x → col⁻¹(x) = (x mod 4, x div 4) → row-major 8·(x mod 4) + x div 4.
+        let l = Layout::inverse(Layout::col([4, 8]).unwrap()).unwrap();
+        assert_eq!(l.dims(), &[32]);
+        assert_eq!(l.apply(&[9]).unwrap(), 8 + 2);
+        assert_eq!(l.apply_inverse(10).unwrap(), vec![9]);
+        // inverse(L) after L is the row-major identity; inverse(inverse(L)) has L's values on flat indices.
+        let fig2 = examples::fig2();
+        let id = Layout::compose(Layout::inverse(fig2.clone()).unwrap(), fig2.clone()).unwrap();
+        for x in 0..24 {
+            let index = crate::mixed_radix_unflatten(&[6, 4], x);
+            assert_eq!(id.apply(&index).unwrap(), x);
+        }
+        let twice = Layout::inverse(Layout::inverse(fig2.clone()).unwrap()).unwrap();
+        assert_eq!(twice.apply(&[4 * 4 + 1]).unwrap(), fig2.apply(&[4, 1]).unwrap());
+    }
+
+    #[test]
+    fn rules() {
+        assert_eq!(
+            Layout::compose(Layout::row([4, 4]).unwrap(), Layout::row([8]).unwrap()).unwrap_err(),
+            AlgebraError::ComposeSizeMismatch { inner: 8, outer: 16 }
+        );
+        let partial = Layout::expand_by(Layout::row([4, 4]).unwrap(), [3, 4], [4, 4]).unwrap();
+        assert!(matches!(Layout::inverse(partial.clone()), Err(AlgebraError::NotBijective(_))));
+        // An expand_by as the inner layout maps onto Π n⃗ = 12 positions.
+        assert!(Layout::compose(Layout::row([12]).unwrap(), partial).is_ok());
+        let apply_only = Layout::gen_p([4], crate::GenFn::custom("id", |i: &[u64]| i[0], None)).unwrap();
+        assert!(matches!(Layout::inverse(apply_only), Err(AlgebraError::NotInvertible(_))));
+    }
+}

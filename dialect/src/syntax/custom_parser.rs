@@ -183,6 +183,12 @@ impl<'a> Parser<'_, 'a> {
                 self.expect_word("dims", &after)?;
                 Ok(LegoOp::Swizzle { swizzle, dims: self.dims("dims")?, ty: self.layout_type()? })
             }
+            OpName::Op(OpKind::Compose) => {
+                let outer = self.value()?;
+                self.expect_punct(",", || "expected ',' after the outer layout".to_string())?;
+                Ok(LegoOp::Compose { outer, inner: self.value()?, ty: self.layout_type()? })
+            }
+            OpName::Op(OpKind::Inverse) => Ok(LegoOp::Inverse { inner: self.value()?, ty: self.layout_type()? }),
             OpName::Op(OpKind::Apply) => {
                 let layout = self.value()?;
                 Ok(LegoOp::Apply { indices: self.delimited_values("(", ")", &layout)?, layout, ty: self.layout_type()? })

@@ -194,6 +194,14 @@ impl GenericOp<'_> {
                 dims: dims("static_dims", operands)?,
                 ty: single(&self.result_types)?,
             },
+            OpName::Op(OpKind::Compose) => match self.operands.as_slice() {
+                [outer, inner] => LegoOp::Compose { outer: outer.clone(), inner: inner.clone(), ty: single(&self.result_types)? },
+                _ => return None,
+            },
+            OpName::Op(OpKind::Inverse) => match self.operands.as_slice() {
+                [inner] => LegoOp::Inverse { inner: inner.clone(), ty: single(&self.result_types)? },
+                _ => return None,
+            },
             OpName::Op(OpKind::Apply) => LegoOp::Apply { layout: operands.next()?, indices: rest(operands), ty: layout_ty()? },
             OpName::Op(OpKind::ApplyInverse) => LegoOp::ApplyInverse {
                 layout: operands.next()?,

@@ -84,6 +84,15 @@ pub(crate) enum LegoOp {
         dims: Vec<Dim>,
         ty: String,
     },
+    Compose {
+        outer: String,
+        inner: String,
+        ty: String,
+    },
+    Inverse {
+        inner: String,
+        ty: String,
+    },
     Apply {
         layout: String,
         indices: Vec<String>,
@@ -279,6 +288,8 @@ impl LegoOp {
             LegoOp::TileBy { .. } => OpName::Op(OpKind::TileBy),
             LegoOp::ExpandBy { .. } => OpName::Op(OpKind::ExpandBy),
             LegoOp::Swizzle { .. } => OpName::Op(OpKind::Swizzle),
+            LegoOp::Compose { .. } => OpName::Op(OpKind::Compose),
+            LegoOp::Inverse { .. } => OpName::Op(OpKind::Inverse),
             LegoOp::Apply { .. } => OpName::Op(OpKind::Apply),
             LegoOp::ApplyInverse { .. } => OpName::Op(OpKind::ApplyInverse),
             LegoOp::CastView { .. } => OpName::Op(OpKind::CastView),
@@ -320,6 +331,18 @@ impl LegoOp {
                 operands: dynamic_names(dims).collect(),
                 operand_types: repeat(INDEX, dynamic_names(dims).count()),
                 dict: dict(&[("static_dims", static_dims(dims)), ("swizzle", dense_array("i64", swizzle.iter().copied()))]),
+                result_types: layout_result(ty),
+            },
+            LegoOp::Compose { outer, inner, ty } => GenericParts {
+                operands: vec![outer.clone(), inner.clone()],
+                operand_types: repeat(LAYOUT, 2),
+                dict: None,
+                result_types: layout_result(ty),
+            },
+            LegoOp::Inverse { inner, ty } => GenericParts {
+                operands: vec![inner.clone()],
+                operand_types: repeat(LAYOUT, 1),
+                dict: None,
                 result_types: layout_result(ty),
             },
             LegoOp::OrderBy { objects, ty } => GenericParts {
@@ -457,6 +480,8 @@ impl LegoOp {
                 format!("{name} bits {bits} base {base} shift {shift} dims{} : {ty}", dims_text(dims))
             }
             LegoOp::OrderBy { objects, ty } => format!("{name}({}) : {ty}", list(objects)),
+            LegoOp::Compose { outer, inner, ty } => format!("{name} {outer}, {inner} : {ty}"),
+            LegoOp::Inverse { inner, ty } => format!("{name} {inner} : {ty}"),
             LegoOp::GroupBy { dims, objects, ty } => format!("{name}{} ({}) : {ty}", dims_text(dims), list(objects)),
             LegoOp::TileBy { inner, levels, ty } => {
                 let levels: Vec<String> = levels.iter().map(|level| dims_text(level)).collect();

@@ -17,6 +17,9 @@ use melior::ir::{block::BlockLike, operation::OperationLike, RegionLike, RegionR
 /// seen while lowering it, memoized so that a chain of N constructors costs O(N), not O(N²).
 pub struct Site<'s> {
     pub op_name: &'s str,
+    /// How many `lego.inverse` are being lowered inside one another (each switches between the apply and
+    /// the inverse generator, a Rust call): bounded, so that no chain overflows the stack.
+    inverse_nesting: std::cell::Cell<usize>,
     dims: std::cell::RefCell<std::collections::HashMap<usize, Vec<RawDim>>>,
 }
 
@@ -28,13 +31,16 @@ enum RawDim {
     Dynamic(mlir_sys::MlirValue),
 }
 
+/// The most `lego.inverse` ops lowered inside one another ([`Site::nested_inverse`]).
+const MAX_INVERSE_NESTING: usize = 256;
+
 fn value_key(value: Value) -> usize {
     melior::ir::ValueLike::to_raw(&value).ptr as usize
 }
 
 impl<'s> Site<'s> {
     pub fn new(op_name: &'s str) -> Self {
-        Site { op_name, dims: Default::default() }
+        Site { op_name, dims: Default::default(), inverse_nesting: Default::default() }
     }
 
     fn memoized<'c, 'a>(&self, layout: Value<'c, 'a>) -> Option<Vec<Dim<'c, 'a>>> {
@@ -60,6 +66,17 @@ impl<'s> Site<'s> {
             })
             .collect();
         self.dims.borrow_mut().insert(value_key(layout), raw);
+    }
+
+    /// Runs `emit` one `lego.inverse` deeper, or fails past [`MAX_INVERSE_NESTING`].
+    fn nested_inverse<'c, T>(&self, b: &Builder<'_, 'c, '_>, emit: impl FnOnce() -> Result<'c, T>) -> Result<'c, T> {
+        if self.inverse_nesting.get() >= MAX_INVERSE_NESTING {
+            return Err(self.error(b, format!("cannot be lowered: more than {MAX_INVERSE_NESTING} nested lego.inverse")));
+        }
+        self.inverse_nesting.set(self.inverse_nesting.get() + 1);
+        let result = emit();
+        self.inverse_nesting.set(self.inverse_nesting.get() - 1);
+        result
     }
 
     fn error<'c>(&self, b: &Builder<'_, 'c, '_>, reason: impl std::fmt::Display) -> Located<'c> {
@@ -119,7 +136,13 @@ pub fn logical_dims<'c, 'a>(
                 continue;
             }
             LayoutOp::OrderBy { objects } => objects,
-            LayoutOp::ExpandBy { inner, .. } => vec![inner],
+            LayoutOp::ExpandBy { inner, .. } | LayoutOp::Compose { inner, .. } => vec![inner],
+            // One size, Π dims(inner), computed (a muli for symbolic sizes; unused ones go in the clean-up).
+            LayoutOp::Inverse { inner } => {
+                let inner_dims = logical_dims(b, site, inner)?;
+                site.memoize(value, &[b.product(&inner_dims)]);
+                continue;
+            }
         };
         if !children_done {
             if !visiting.insert(value_key(value)) {
@@ -312,6 +335,18 @@ pub fn emit_apply<'c, 'a>(
                 let flat = b.flatten(indices, &dims);
                 flats.push(emit_swizzle(b, site, swizzle, flat)?);
             }
+            LayoutOp::Compose { outer, inner } => {
+                // apply(outer, B⁻¹(dims(outer), apply(inner, i⃗))), as one group_by object after another.
+                tasks.push(ApplyTask::UnflattenApply(outer));
+                tasks.push(ApplyTask::Apply(inner, indices.to_vec()));
+            }
+            LayoutOp::Inverse { inner } => {
+                check_rank(b, site, indices.len(), 1, "indices")?;
+                // B(dims(inner), inv(inner, x)): for a rank-1 inner exactly apply_inverse's ops.
+                let index = site.nested_inverse(b, || emit_inverse(b, site, inner, indices[0]))?;
+                let inner_dims = logical_dims(b, site, inner)?;
+                flats.push(b.flatten(&index, &inner_dims));
+            }
             LayoutOp::ExpandBy { inner, dims, to_dims } => {
                 check_expand(b, site, &dims, &to_dims)?;
                 tasks.push(ApplyTask::Expand { dims, to_dims });
@@ -390,6 +425,8 @@ enum InverseTask<'c, 'a> {
     GroupByEnd(Vec<Dim<'c, 'a>>),
     /// tile_by: pop the inner layout's logical index, push the level-major tile index.
     Tile { tiling: Tiling<'c, 'a>, flat: Value<'c, 'a> },
+    /// compose: pop the running flat (`B(dims(outer), inv(outer, y))`) and invert the inner layout on it.
+    ThenInverse(Value<'c, 'a>),
 }
 
 /// `apply_inverse(layout, flat)`: emits the logical index before the builder's anchor. An explicit stack
@@ -449,6 +486,7 @@ pub fn emit_inverse<'c, 'a>(
                 results.push(tile_by::regroup_inverse(b, site, &tiling, flat, split)?);
                 continue;
             }
+            InverseTask::ThenInverse(inner) => (inner, flats.pop().ok_or_else(missing)?),
         };
         match node(b, site, layout)? {
             LayoutOp::Row { dims } => results.push(b.unflatten(flat, &dims)),
@@ -501,6 +539,18 @@ pub fn emit_inverse<'c, 'a>(
                 let swizzled = emit_swizzle(b, site, swizzle, flat)?;
                 results.push(b.unflatten(swizzled, &dims));
             }
+            LayoutOp::Compose { outer, inner } => {
+                // inv(inner, B(dims(outer), inv(outer, y))): the outer object as in a group_by, then the inner.
+                flats.push(flat);
+                tasks.push(InverseTask::ThenInverse(inner));
+                tasks.push(InverseTask::GroupByObject(outer));
+            }
+            LayoutOp::Inverse { inner } => {
+                // (apply(inner, B⁻¹(dims(inner), y))): exactly apply's ops after the unflatten.
+                let inner_dims = logical_dims(b, site, inner)?;
+                let index = b.unflatten(flat, &inner_dims);
+                results.push(vec![site.nested_inverse(b, || emit_apply(b, site, inner, &index))?]);
+            }
             LayoutOp::ExpandBy { inner, dims, to_dims } => {
                 check_expand(b, site, &dims, &to_dims)?;
                 // inv(L, B(m⃗, B⁻¹(n⃗, x)))
@@ -543,6 +593,8 @@ pub fn dynamic_sizes<'c, 'a>(b: &Builder<'_, 'c, 'a>, site: &Site, layout: Value
             | LayoutOp::RegP { dims, .. }
             | LayoutOp::GenP { dims, .. }
             | LayoutOp::Swizzle { dims, .. } => add(&dims),
+            LayoutOp::Compose { outer, inner } => pending.extend([inner, outer]),
+            LayoutOp::Inverse { inner } => pending.push(inner),
             LayoutOp::OrderBy { objects } => pending.extend(objects.into_iter().rev()),
             LayoutOp::GroupBy { dims, objects } => {
                 add(&dims);
@@ -572,9 +624,14 @@ pub fn inverse_domain_size<'c, 'a>(
     site: &Site,
     layout: Value<'c, 'a>,
 ) -> Result<'c, Option<Dim<'c, 'a>>> {
-    let dims = match node(b, site, layout)? {
-        LayoutOp::ExpandBy { dims, .. } => dims,
-        _ => logical_dims(b, site, layout)?,
+    // compose's positions are its outer layout's: follow the chain of outer layouts.
+    let mut layout = layout;
+    let dims = loop {
+        match node(b, site, layout)? {
+            LayoutOp::ExpandBy { dims, .. } => break dims,
+            LayoutOp::Compose { outer, .. } => layout = outer,
+            _ => break logical_dims(b, site, layout)?,
+        }
     };
     if dims.iter().all(|dim| matches!(dim, Dim::Static(_))) && lego_dialect::ops::known_product(&dims).is_none() {
         return Ok(None);

@@ -374,7 +374,8 @@ pub fn gen_ps_under<'c, 'a>(layout: MlirValue<'c, 'a>) -> Option<Vec<OperationRe
             }
             LayoutOp::Row { .. } | LayoutOp::Col { .. } | LayoutOp::RegP { .. } | LayoutOp::Swizzle { .. } => continue,
             LayoutOp::OrderBy { objects } | LayoutOp::GroupBy { objects, .. } => objects,
-            LayoutOp::TileBy { inner, .. } | LayoutOp::ExpandBy { inner, .. } => vec![inner],
+            LayoutOp::TileBy { inner, .. } | LayoutOp::ExpandBy { inner, .. } | LayoutOp::Inverse { inner } => vec![inner],
+            LayoutOp::Compose { outer, inner } => vec![outer, inner],
         };
         inputs.reverse();
         pending.extend(inputs);

@@ -659,7 +659,8 @@ impl Encoder {
             | LayoutOp::Swizzle { dims, .. }
             | LayoutOp::GroupBy { dims, .. } => self.dim_terms(&dims),
             // expand_by takes its input layout's indices (docs/reference/semantics.md: apply(s⃗) starts with apply(L, s⃗)).
-            LayoutOp::ExpandBy { inner, .. } => self.layout_dims(inner, at),
+            LayoutOp::ExpandBy { inner, .. } | LayoutOp::Compose { inner, .. } => self.layout_dims(inner, at),
+            LayoutOp::Inverse { inner } => Ok(vec![product(&self.layout_dims(inner, at)?)]),
             LayoutOp::OrderBy { objects } => {
                 let mut all = Vec::new();
                 for object in objects {
@@ -694,8 +695,10 @@ impl Encoder {
     /// Exclusive bound of valid `apply_inverse` inputs: `Π n⃗` for an `expand_by … dims n⃗`, the number of
     /// elements otherwise.
     pub fn layout_codomain<'c>(&mut self, layout: Value<'c, '_>, at: Location<'c>) -> Encoded<'c, Term> {
-        if let (_, LayoutOp::ExpandBy { dims, .. }) = self.layout(layout, at)? {
-            return Ok(product(&self.dim_terms(&dims)?));
+        match self.layout(layout, at)? {
+            (_, LayoutOp::ExpandBy { dims, .. }) => return Ok(product(&self.dim_terms(&dims)?)),
+            (_, LayoutOp::Compose { outer, .. }) => return self.nested_layout(at, |this| this.layout_codomain(outer, at)),
+            _ => {}
         }
         self.layout_numel(layout, at)
     }
@@ -787,6 +790,16 @@ impl Encoder {
                     return rank_error(n.len());
                 }
                 swizzle_term(swizzle, &flatten(&n, indices), location)
+            }
+            LayoutOp::Compose { outer, inner } => {
+                let x = self.layout_apply(inner, indices, at)?;
+                let outer_dims = self.layout_dims(outer, at)?;
+                self.layout_apply(outer, &unflatten(&outer_dims, &x), at)
+            }
+            LayoutOp::Inverse { inner } => {
+                let [x] = indices else { return rank_error(1) };
+                let index = self.layout_inverse(inner, x, at)?;
+                Ok(flatten(&self.layout_dims(inner, at)?, &index))
             }
             LayoutOp::ExpandBy { inner, dims, to_dims } => {
                 let (n, m) = (self.dim_terms(&dims)?, self.dim_terms(&to_dims)?);
@@ -894,6 +907,15 @@ impl Encoder {
             LayoutOp::Swizzle { swizzle, dims } => {
                 let n = self.dim_terms(&dims)?;
                 Ok(unflatten(&n, &swizzle_term(swizzle, flat, location)?))
+            }
+            LayoutOp::Compose { outer, inner } => {
+                let index = self.layout_inverse(outer, flat, at)?;
+                let outer_dims = self.layout_dims(outer, at)?;
+                self.layout_inverse(inner, &flatten(&outer_dims, &index), at)
+            }
+            LayoutOp::Inverse { inner } => {
+                let inner_dims = self.layout_dims(inner, at)?;
+                Ok(vec![self.layout_apply(inner, &unflatten(&inner_dims, flat), at)?])
             }
             LayoutOp::ExpandBy { inner, dims, to_dims } => {
                 let (n, m) = (self.dim_terms(&dims)?, self.dim_terms(&to_dims)?);

@@ -641,6 +641,20 @@ fn composite_bijective(encoder: &mut Encoder, layout: MlirValue, status: &HashMa
             Ok(show_numel(&numel))
         }
         LayoutOp::ExpandBy { .. } => Err("expand_by is partial (injective, but not onto its dims)".into()),
+        LayoutOp::Compose { outer, inner } => {
+            composite_bijective(encoder, outer, status, options)?;
+            composite_bijective(encoder, inner, status, options)?;
+            let outer_numel = encoder.layout_numel(outer, location).map_err(encode_error)?;
+            if !sizes_equal(&numel, &outer_numel, options) {
+                return Err(format!(
+                    "compose's inner layout has {} elements but its outer layout {}",
+                    show_numel(&numel),
+                    show_numel(&outer_numel)
+                ));
+            }
+            Ok(show_numel(&numel))
+        }
+        LayoutOp::Inverse { inner } => composite_bijective(encoder, inner, status, options),
         // docs/ops/swizzle.md: a permutation of [0, n) whenever n is a multiple of its period, which the
         // dialect verifier checks for known sizes; a symbolic n is not known to be one.
         LayoutOp::Swizzle { swizzle: [bits, base, shift], .. } => {

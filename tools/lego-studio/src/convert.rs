@@ -61,6 +61,8 @@ pub fn layout<'c, 'a>(op: OperationRef<'c, 'a>) -> Converted<'c, 'a, Layout> {
             let inner = operand(op, inner)?;
             algebra(Layout::expand_by(inner, sizes(op, &dims)?, sizes(op, &to_dims)?))
         }
+        LayoutOp::Compose { outer, inner } => algebra(Layout::compose(operand(op, outer)?, operand(op, inner)?)),
+        LayoutOp::Inverse { inner } => algebra(Layout::inverse(operand(op, inner)?)),
         LayoutOp::Swizzle { swizzle: [bits, base, shift], dims } => {
             let parameter = |value: i64| {
                 u32::try_from(value).map_err(|_| ConvertError { op, message: format!("swizzle parameter {value} is negative") })
