@@ -101,6 +101,17 @@ irdl.dialect @lego {
     irdl.operands(inner: %layout)
     irdl.results(result: %layout)
   }
+  // CuTe's shape:stride: `modes` holds the number of leaves of each logical dim, `shape` and `stride` the
+  // leaves' sizes and strides, mode by mode (literals only: injectivity is checked at compile time).
+  irdl.operation @strided {
+    %layout = irdl.base @lego::@layout
+    %modes = irdl.base "#builtin.dense_array"
+    %shape = irdl.base "#builtin.dense_array"
+    %stride = irdl.base "#builtin.dense_array"
+    irdl.operands()
+    irdl.results(result: %layout)
+    irdl.attributes { "modes" = %modes, "shape" = %shape, "stride" = %stride }
+  }
 
   // Using layouts.
   irdl.operation @apply {

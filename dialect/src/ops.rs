@@ -33,6 +33,7 @@ pub enum OpKind {
     Swizzle,
     Compose,
     Inverse,
+    Strided,
     Apply,
     ApplyInverse,
     CastView,
@@ -46,7 +47,7 @@ pub enum OpKind {
 }
 
 impl OpKind {
-    pub const ALL: [OpKind; 21] = [
+    pub const ALL: [OpKind; 22] = [
         OpKind::Row,
         OpKind::Col,
         OpKind::RegP,
@@ -58,6 +59,7 @@ impl OpKind {
         OpKind::Swizzle,
         OpKind::Compose,
         OpKind::Inverse,
+        OpKind::Strided,
         OpKind::Apply,
         OpKind::ApplyInverse,
         OpKind::CastView,
@@ -84,6 +86,7 @@ impl OpKind {
             OpKind::Swizzle => "lego.swizzle",
             OpKind::Compose => "lego.compose",
             OpKind::Inverse => "lego.inverse",
+            OpKind::Strided => "lego.strided",
             OpKind::Apply => "lego.apply",
             OpKind::ApplyInverse => "lego.apply_inverse",
             OpKind::CastView => "lego.cast_view",
@@ -120,6 +123,7 @@ impl OpKind {
                 | OpKind::Swizzle
                 | OpKind::Compose
                 | OpKind::Inverse
+                | OpKind::Strided
         )
     }
 }
@@ -188,6 +192,32 @@ pub enum LayoutOp<'c, 'a> {
     /// `outer` after `inner`.
     Compose { outer: Value<'c, 'a>, inner: Value<'c, 'a> },
     Inverse { inner: Value<'c, 'a> },
+    /// `modes[k]` = the `(size, stride)` leaves of logical dim `k`, as written (the verifier checks them).
+    Strided { modes: Vec<Vec<(i64, i64)>> },
+}
+
+/// A `strided` op's leaves as `lego_algebra` takes them; `Err` names the first size or stride out of range.
+pub fn strided_leaves(modes: &[Vec<(i64, i64)>]) -> Result<Vec<Vec<(u64, u64)>>, String> {
+    modes
+        .iter()
+        .map(|mode| {
+            mode.iter()
+                .map(|&(size, stride)| {
+                    let size = u64::try_from(size)
+                        .ok()
+                        .filter(|size| *size > 0)
+                        .ok_or_else(|| format!("Dimension {size} must be strictly positive"))?;
+                    let stride = u64::try_from(stride).map_err(|_| format!("stride {stride} must be non-negative"))?;
+                    Ok((size, stride))
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The logical dims of a `strided` op (the product of each mode's leaf sizes), when they fit.
+pub fn strided_dims(modes: &[Vec<(i64, i64)>]) -> Option<Vec<i64>> {
+    modes.iter().map(|mode| mode.iter().try_fold(1i64, |product, (size, _)| product.checked_mul(*size))).collect()
 }
 
 fn dense_i64(op: &OperationRef, name: &'static str) -> Result<Vec<i64>, AccessError> {
@@ -280,6 +310,21 @@ pub fn layout_op<'c, 'a>(op: OperationRef<'c, 'a>) -> Result<Option<LayoutOp<'c,
                 _ => return Err(AccessError::BadAttribute("swizzle", "array<i64: bits, base, shift>")),
             };
             LayoutOp::Swizzle { swizzle, dims }
+        }
+        OpKind::Strided => {
+            let counts = dense_i64(&op, "modes")?;
+            let shape = dense_i64(&op, "shape")?;
+            let stride = dense_i64(&op, "stride")?;
+            let total = counts.iter().try_fold(0usize, |total, count| total.checked_add(usize::try_from(*count).ok()?));
+            if total != Some(shape.len()) || shape.len() != stride.len() {
+                return Err(AccessError::BadAttribute(
+                    "modes",
+                    "the leaf count of each mode, adding up to the lengths of 'shape' and 'stride'",
+                ));
+            }
+            let mut leaves = shape.into_iter().zip(stride);
+            let modes = counts.iter().map(|&count| leaves.by_ref().take(count as usize).collect()).collect();
+            LayoutOp::Strided { modes }
         }
         OpKind::Compose => {
             let outer = operands.next().ok_or(AccessError::BadAttribute("outer", "a layout operand"))?;
@@ -407,6 +452,7 @@ pub fn logical_dims<'c: 'a, 'a>(value: Value<'c, 'a>) -> Option<Vec<Dim<'c, 'a>>
             LayoutOp::Compose { inner, .. } => pending.push(inner),
             // One size, Π dims(inner): spelled only when it is a known constant.
             LayoutOp::Inverse { inner } => dims.push(Dim::Static(facts.facts(inner).volume?)),
+            LayoutOp::Strided { modes } => dims.extend(strided_dims(&modes)?.into_iter().map(Dim::Static)),
         }
     }
     Some(dims)
@@ -531,6 +577,14 @@ impl LayoutFactsCache {
                     LayoutFacts { invertible: inner_facts.invertible && child_facts(self, &outer).invertible, ..inner_facts }
                 }
                 Some(LayoutOp::Inverse { inner }) => LayoutFacts { rank: Some(1), ..child_facts(self, &inner) },
+                Some(LayoutOp::Strided { modes }) => {
+                    let dims: Vec<Dim> = strided_dims(&modes).unwrap_or_default().into_iter().map(Dim::Static).collect();
+                    let compact = strided_leaves(&modes)
+                        .ok()
+                        .and_then(|leaves| lego_algebra::check_strided(&leaves).ok())
+                        .is_some_and(|info| info.compact);
+                    LayoutFacts { rank: Some(modes.len()), ..LayoutFacts::of_dims(&dims, compact) }
+                }
             };
             facts.cyclic |= children_cyclic;
             visiting.remove(&key);
@@ -547,10 +601,40 @@ impl LayoutFactsCache {
             match defining_layout(value)? {
                 (_, LayoutOp::ExpandBy { dims, .. }) => return known_product(&dims),
                 (_, LayoutOp::Compose { outer, .. }) => value = outer,
+                // A padded strided spans its extent.
+                (_, LayoutOp::Strided { modes }) => {
+                    let info = lego_algebra::check_strided(&strided_leaves(&modes).ok()?).ok()?;
+                    return i64::try_from(info.extent).ok();
+                }
                 _ => return self.facts(value).volume,
             }
         }
     }
+}
+
+/// What makes a layout apply-only, for the verifier's message: the first apply-only `gen_p` or padded
+/// `strided` found among the constructors that build it (depth first).
+pub fn apply_only_piece(value: Value) -> &'static str {
+    let mut pending = vec![value];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(value) = pending.pop() {
+        if !seen.insert(melior::ir::ValueLike::to_raw(&value).ptr as usize) {
+            continue;
+        }
+        match defining_layout(value) {
+            Some((_, LayoutOp::GenP { inverse: None, .. })) => break,
+            Some((_, LayoutOp::Strided { .. })) if !maps_onto(value) => {
+                return "a padded lego.strided (injective, but not onto its extent)";
+            }
+            Some((_, LayoutOp::OrderBy { objects } | LayoutOp::GroupBy { objects, .. })) => pending.extend(objects.into_iter().rev()),
+            Some((_, LayoutOp::TileBy { inner, .. } | LayoutOp::ExpandBy { inner, .. } | LayoutOp::Inverse { inner })) => {
+                pending.push(inner)
+            }
+            Some((_, LayoutOp::Compose { outer, inner })) => pending.extend([inner, outer]),
+            _ => {}
+        }
+    }
+    "an apply-only lego.gen_p (no 'inv' region)"
 }
 
 /// Whether the layout maps onto its elements (with invertibility: a bijection): false when its last stage is an
@@ -565,6 +649,12 @@ pub fn maps_onto(value: Value) -> bool {
         }
         match defining_layout(value) {
             Some((_, LayoutOp::ExpandBy { .. })) => return false,
+            Some((_, LayoutOp::Strided { modes })) => {
+                let compact = strided_leaves(&modes).ok().and_then(|leaves| lego_algebra::check_strided(&leaves).ok());
+                if !compact.is_some_and(|info| info.compact) {
+                    return false;
+                }
+            }
             Some((_, LayoutOp::Compose { outer, .. })) => pending.push(outer),
             Some((_, LayoutOp::OrderBy { objects })) => pending.extend(objects),
             Some((_, LayoutOp::GroupBy { objects, .. })) => pending.extend(objects.first().copied()),

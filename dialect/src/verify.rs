@@ -96,7 +96,7 @@ fn verify_op(kind: OpKind, op: OperationRef, facts: &mut LayoutFactsCache) -> Ch
                 }
             }
             // Invertibility is only judged where the layout's dims are visible (as before the facts cache).
-            check_invertible(shape.rank.is_none() || shape.invertible)
+            check_invertible(shape.rank.is_none() || shape.invertible, layout)
         }
         OpKind::CastView => verify_cast_view(op, facts),
         OpKind::Load | OpKind::Store => verify_access(kind, op, facts),
@@ -114,11 +114,11 @@ fn check_index_count(rank: Option<usize>, indices: usize) -> Check {
     }
 }
 
-fn check_invertible(invertible: bool) -> Check {
+fn check_invertible(invertible: bool, layout: melior::ir::Value) -> Check {
     if invertible {
         Ok(())
     } else {
-        Err("layout is not invertible: it is built from an apply-only lego.gen_p (no 'inv' region)".into())
+        Err(format!("layout is not invertible: it is built from {}", crate::ops::apply_only_piece(layout)))
     }
 }
 
@@ -171,7 +171,8 @@ fn check_element_count(layout: &LayoutOp, facts: &mut LayoutFactsCache) -> Check
             }
         }
         // The count of an operand, checked at the operand.
-        LayoutOp::Compose { .. } | LayoutOp::Inverse { .. } => return Ok(()),
+        // Checked exactly by verify_layout (lego_algebra::check_strided).
+        LayoutOp::Compose { .. } | LayoutOp::Inverse { .. } | LayoutOp::Strided { .. } => return Ok(()),
         LayoutOp::OrderBy { objects } => {
             let parts: Vec<_> = objects.iter().map(|object| facts.facts(*object)).collect();
             if parts.iter().any(|part| part.known_volume > MAX_ELEMENTS) {
@@ -244,6 +245,11 @@ fn verify_layout(layout: LayoutOp, facts: &mut LayoutFactsCache) -> Check {
         }
         LayoutOp::TileBy { inner, levels } => verify_tile_by(inner, &levels),
         LayoutOp::Swizzle { swizzle, dims } => verify_swizzle(swizzle, &dims),
+        // docs/ops/strided.md: sizes ≥ 1, strides ≥ 0, bounded, injective (a colliding pair is the error).
+        LayoutOp::Strided { modes } => {
+            let leaves = crate::ops::strided_leaves(&modes)?;
+            lego_algebra::check_strided(&leaves).map(|_| ()).map_err(|error| error.to_string())
+        }
         LayoutOp::Compose { outer, inner } => {
             if let (Some(positions), Some(elements)) = (facts.codomain(inner), facts.facts(outer).volume) {
                 if positions != elements {
@@ -257,7 +263,10 @@ fn verify_layout(layout: LayoutOp, facts: &mut LayoutFactsCache) -> Check {
         LayoutOp::Inverse { inner } => {
             let inner_facts = facts.facts(inner);
             if inner_facts.rank.is_some() && !inner_facts.invertible {
-                return Err("layout (operand #0) is not invertible: it is built from an apply-only lego.gen_p (no 'inv' region)".into());
+                return Err(format!(
+                    "layout (operand #0) is not invertible: it is built from {}",
+                    crate::ops::apply_only_piece(inner)
+                ));
             }
             if !crate::ops::maps_onto(inner) {
                 return Err("layout (operand #0) is not a bijection: its last stage is a lego.expand_by, whose padding positions have no element".into());

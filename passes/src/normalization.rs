@@ -286,7 +286,7 @@ fn rewrite<'c, 'a>(context: &'c Context, op: OperationRef<'c, 'a>) -> Result<Opt
         // A swizzle is a core op: lego-to-arith lowers it (docs/ops/swizzle.md).
         LayoutOp::RegP { .. } | LayoutOp::GenP { .. } | LayoutOp::Swizzle { .. } => None,
         // Lowered directly by lego-to-arith (docs/ops/compose.md, docs/ops/inverse.md).
-        LayoutOp::Compose { .. } | LayoutOp::Inverse { .. } => None,
+        LayoutOp::Compose { .. } | LayoutOp::Inverse { .. } | LayoutOp::Strided { .. } => None,
         // A tile_by reads its input's blocks: flattening or unwrapping that order_by would change them.
         LayoutOp::OrderBy { .. } if feeds_tile_by(op) => None,
         LayoutOp::OrderBy { objects } => {

@@ -48,7 +48,8 @@ fn describe<'py>(py: Python<'py>, layout: &Layout) -> PyResult<Option<Bound<'py,
         | LayoutNode::ExpandBy { .. }
         | LayoutNode::Swizzle { .. }
         | LayoutNode::Compose { .. }
-        | LayoutNode::Inverse { .. } => Ok(None),
+        | LayoutNode::Inverse { .. }
+        | LayoutNode::Strided { .. } => Ok(None),
         LayoutNode::OrderBy { parts } => match all(parts)? {
             Some(parts) => tuple(vec!["order_by".into_bound_py_any(py)?, parts.into_bound_py_any(py)?]),
             None => Ok(None),

@@ -14,6 +14,7 @@
 //! {"op": "expand_by", "inner": L, "dims": [...], "to": [...]}
 //! {"op": "swizzle", "bits": 3, "base": 4, "shift": 3, "dims": [...]}
 //! {"op": "compose", "outer": L, "inner": L}     {"op": "inverse", "inner": L}
+//! {"op": "strided", "modes": [[[4, 1], [2, 32]], [[8, 4]]]}   (per mode, its [size, stride] leaves)
 //! ```
 //!
 //! A `table` gen_p is invertible exactly when its table is a permutation of `0..numel` (else apply-only).
@@ -91,6 +92,7 @@ pub enum LayoutDesc {
     Swizzle { bits: u32, base: u32, shift: u32, dims: Vec<DimDesc> },
     Compose { outer: Box<LayoutDesc>, inner: Box<LayoutDesc> },
     Inverse { inner: Box<LayoutDesc> },
+    Strided { modes: Vec<Vec<(u64, u64)>> },
 }
 
 fn descs(dims: &[Dim]) -> Vec<DimDesc> {
@@ -186,6 +188,7 @@ impl LayoutDesc {
                 inner: Box::new(LayoutDesc::of(inner)?),
             },
             LayoutNode::Inverse { inner } => LayoutDesc::Inverse { inner: Box::new(LayoutDesc::of(inner)?) },
+            LayoutNode::Strided { modes } => LayoutDesc::Strided { modes: modes.clone() },
         })
     }
 
@@ -224,6 +227,7 @@ impl LayoutDesc {
             LayoutDesc::Swizzle { bits, base, shift, dims } => Layout::swizzle(*bits, *base, *shift, dims_of(dims)),
             LayoutDesc::Compose { outer, inner } => Layout::compose(outer.build()?, inner.build()?),
             LayoutDesc::Inverse { inner } => Layout::inverse(inner.build()?),
+            LayoutDesc::Strided { modes } => Layout::strided(modes.clone()),
         }
     }
 }

@@ -92,6 +92,18 @@ pub enum AlgebraError {
     #[error("layout is not a bijection: {0} does not map onto its elements")]
     NotBijective(String),
 
+    /// `strided`: two logical indices share a position.
+    #[error("not injective: indices {first:?} and {second:?} both map to position {position}")]
+    StridedCollision { first: Vec<u64>, second: Vec<u64>, position: u64 },
+
+    /// `strided`: overlapping leaves and too many elements to check injectivity point by point.
+    #[error("cannot check injectivity: the leaves overlap when sorted by stride and the layout has {numel} elements (at most {limit} are checked point by point)")]
+    StridedUnproved { numel: u64, limit: u64 },
+
+    /// `strided`: the extent `1 + Σ (size − 1)·stride` exceeds 2^63 − 1.
+    #[error("the layout spans more than 2^63 - 1 positions")]
+    StridedExtent,
+
     /// `apply`: wrong number of indices.
     #[error("number of indices ({found}) does not match layout rank ({rank})")]
     IndexCount { found: usize, rank: usize },

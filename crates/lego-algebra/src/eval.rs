@@ -180,6 +180,7 @@ impl Layout {
                 let x = mixed_radix_flatten(&dim_values(dims), index)?;
                 Ok(Some(swizzle_flat(*bits, *base, *shift, x)))
             }
+            LayoutNode::Strided { modes } => Ok(Some(crate::layout::strided_offset(modes, index))),
             LayoutNode::Compose { outer, inner } => {
                 let Some(x) = inner.apply_unchecked(index)? else { return Ok(None) };
                 if x >= outer.numel() {
@@ -242,6 +243,23 @@ impl Layout {
             }
             LayoutNode::Swizzle { bits, base, shift, dims } => {
                 Ok(mixed_radix_unflatten(&dim_values(dims), swizzle_flat(*bits, *base, *shift, x)))
+            }
+            LayoutNode::Strided { modes } => {
+                // Compact (the only invertible case): each leaf's digit is (x div stride) mod size; a mode's
+                // index combines its digits first leaf fastest.
+                Ok(modes
+                    .iter()
+                    .map(|mode| {
+                        let mut index = 0;
+                        let mut weight = 1;
+                        for &(size, stride) in mode {
+                            let digit = if size == 1 { 0 } else { (x / stride) % size };
+                            index += digit * weight;
+                            weight *= size;
+                        }
+                        index
+                    })
+                    .collect())
             }
             LayoutNode::Compose { outer, inner } => {
                 let index = outer.inverse_in_range(x)?;

@@ -35,7 +35,7 @@ pub use bijection::BijectivityReport;
 pub use error::{AlgebraError, Result};
 pub use eval::{mixed_radix_flatten, mixed_radix_unflatten, swizzle_flat, NO_ELEMENT};
 pub use genfn::{isqrt, ApplyFn, GenFn, InverseFn, ANTIDIAG_MAX_N};
-pub use layout::{check_swizzle_parameters, Dim, Layout, LayoutNode};
+pub use layout::{check_strided, check_swizzle_parameters, strided_text, Dim, Layout, LayoutNode, StridedInfo, STRIDED_ENUMERATION_LIMIT};
 pub use normalize::{interleave_permutation, inverse_permutation, tile_permutation};
 pub use size::{too_many_elements, ElementCount, MAX_ELEMENTS};
 

@@ -400,6 +400,10 @@ impl Emitter {
             }
             LayoutNode::Compose { .. } => format!("lego.compose {}, {}", children[0], children[1]),
             LayoutNode::Inverse { .. } => format!("lego.inverse {}", children[0]),
+            LayoutNode::Strided { modes } => {
+                let (shape, stride) = crate::layout::strided_text(modes);
+                format!("lego.strided shape {shape} stride {stride}")
+            }
         };
         self.line(format!("{name} = {op} : !lego.layout"));
         Ok(name)

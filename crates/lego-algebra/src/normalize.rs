@@ -28,7 +28,9 @@ impl Layout {
         match self.node() {
             LayoutNode::Row { dims } => Layout::reg_p(0..dims.len(), dims),
             LayoutNode::Col { dims } => Layout::reg_p((0..dims.len()).rev(), dims),
-            LayoutNode::RegP { .. } | LayoutNode::GenP { .. } | LayoutNode::Swizzle { .. } => Ok(self.clone()),
+            LayoutNode::RegP { .. } | LayoutNode::GenP { .. } | LayoutNode::Swizzle { .. } | LayoutNode::Strided { .. } => {
+                Ok(self.clone())
+            }
             LayoutNode::OrderBy { parts } => Layout::order_by(parts.iter().map(Layout::normalize)),
             LayoutNode::GroupBy { dims, objects } => Layout::group_by(dims, objects.iter().map(Layout::normalize)),
             LayoutNode::TileBy { inner, tile_dims } => {

@@ -105,6 +105,12 @@ pub fn random_layout(rng: &mut SplitMix64, config: &RandomConfig) -> Layout {
     if config.only_tile_by {
         return generator.tile(numel, config.max_depth).expect("the generator builds valid layouts");
     }
+    // A padded (non-compact, apply-only) strided layout only at the root: its positions exceed its elements,
+    // which no enclosing op accepts.
+    if config.new_ops_percent > 0 && generator.rng.percent(config.new_ops_percent / 4) {
+        let gap = generator.rng.range_inclusive(1, 3);
+        return generator.strided(numel, gap);
+    }
     let layout = generator.layout(numel, config.max_depth);
     if config.allow_expand_by && generator.rng.percent(25) {
         generator.expand(layout)
@@ -309,22 +315,49 @@ impl Generator<'_> {
     /// `inverse` of random layouts while depth is left), or `None` when `numel` does not suit the op drawn: a
     /// `swizzle` needs a factor `2^(bits+base+shift)` with `shift ≥ bits ≥ 1`.
     fn new_op(&mut self, numel: u64, depth: usize) -> Option<Layout> {
-        if depth > 0 {
-            match self.rng.below(3) {
-                // `outer` after `inner`, both with `numel` elements (not an expand_by: "no element" inside a
-                // composite has no defined meaning).
-                0 => {
-                    let outer = self.layout(numel, depth - 1);
-                    let inner = self.layout(numel, depth - 1);
-                    return Some(Layout::compose(outer, inner).expect("the generator builds valid compositions"));
-                }
-                1 => {
-                    let inner = self.layout(numel, depth - 1);
-                    return Some(Layout::inverse(inner).expect("the generator's layouts are bijections"));
-                }
-                _ => {}
+        match self.rng.below(if depth > 0 { 4 } else { 2 }) {
+            0 => self.swizzle(numel),
+            1 => Some(self.strided(numel, 1)),
+            // `outer` after `inner`, both with `numel` elements (not an expand_by: "no element" inside a
+            // composite has no defined meaning).
+            2 => {
+                let outer = self.layout(numel, depth - 1);
+                let inner = self.layout(numel, depth - 1);
+                Some(Layout::compose(outer, inner).expect("the generator builds valid compositions"))
+            }
+            _ => {
+                let inner = self.layout(numel, depth - 1);
+                Some(Layout::inverse(inner).expect("the generator's layouts are bijections"))
             }
         }
+    }
+
+    /// A CuTe-style `strided` layout with `numel` elements: 1–3 modes of 1–2 leaves, strides the mixed radix of
+    /// a random order of the leaves, each stride scaled by `gap` (1: compact, a bijection; more: padded,
+    /// injective and apply-only).
+    fn strided(&mut self, numel: u64, gap: u64) -> Layout {
+        let r = self.rank();
+        let mut modes: Vec<Vec<(u64, u64)>> = self
+            .split(numel, r)
+            .into_iter()
+            .map(|size| {
+                let leaves = self.rng.range_inclusive(1, 2) as usize;
+                self.split(size, leaves).into_iter().map(|leaf| (leaf, 0)).collect()
+            })
+            .collect();
+        let mut order: Vec<(usize, usize)> =
+            modes.iter().enumerate().flat_map(|(k, mode)| (0..mode.len()).map(move |j| (k, j))).collect();
+        self.rng.shuffle(&mut order);
+        let mut stride = 1u64;
+        for (k, j) in order {
+            modes[k][j].1 = stride;
+            stride *= modes[k][j].0 * gap;
+        }
+        Layout::strided(modes).expect("mixed-radix strides are injective")
+    }
+
+    /// A `swizzle` with `numel` elements, when `numel` has the factor `2^(bits+base+shift)` it needs.
+    fn swizzle(&mut self, numel: u64) -> Option<Layout> {
         let twos = numel.trailing_zeros();
         if twos < 2 {
             return None;
@@ -403,7 +436,10 @@ mod tests {
                 LayoutNode::GroupBy { .. } => 6,
                 LayoutNode::TileBy { .. } | LayoutNode::ExpandBy { .. } => 7,
                 // Drawn only with `new_ops_percent` (not in this test's config).
-                LayoutNode::Swizzle { .. } | LayoutNode::Compose { .. } | LayoutNode::Inverse { .. } => {
+                LayoutNode::Swizzle { .. }
+                | LayoutNode::Compose { .. }
+                | LayoutNode::Inverse { .. }
+                | LayoutNode::Strided { .. } => {
                     unreachable!("new ops are off by default")
                 }
             };
@@ -433,7 +469,7 @@ mod tests {
         let config = RandomConfig { new_ops_percent: 30, symbolic_percent: 20, ..RandomConfig::default() };
         let mut rng = SplitMix64::new(4);
         let layouts: Vec<Layout> = (0..200).map(|_| random_layout(&mut rng, &config)).collect();
-        for op in ["swizzle", "compose(", "inverse("] {
+        for op in ["swizzle", "compose(", "inverse(", "strided"] {
             let drawn = layouts.iter().filter(|l| l.to_string().contains(op)).count();
             assert!(drawn > 10, "{op}: {drawn}");
         }

@@ -735,3 +735,58 @@ mod compose_inverse {
         assert!(matches!(Layout::inverse(apply_only), Err(AlgebraError::NotInvertible(_))));
     }
 }
+
+/// `lego.strided`: CuTe's `shape:stride`, values computed by hand.
+mod strided {
+    use crate::{AlgebraError, Layout};
+
+    #[test]
+    fn hierarchical_compact() {
+        // ((4, 2), 8) : ((1, 32), 4): i0 splits into (i0 mod 4, i0 div 4), first leaf fastest.
+        // (5, 3): 1·1 + 1·32 + 3·4 = 45.
+        let l = Layout::strided(vec![vec![(4, 1), (2, 32)], vec![(8, 4)]]).unwrap();
+        assert_eq!(l.dims(), &[8, 8]);
+        assert_eq!(l.apply(&[5, 3]).unwrap(), 45);
+        assert_eq!(l.apply_inverse(45).unwrap(), vec![5, 3]);
+        assert!(l.is_invertible());
+        assert_eq!(l.codomain_size(), 64);
+        assert!(l.check_bijective(1 << 12).unwrap().is_bijective());
+        // (4, 8) : (1, 4) is col [4, 8]; (4, 8) : (8, 1) is row [4, 8].
+        let col = Layout::strided(vec![vec![(4, 1)], vec![(8, 4)]]).unwrap();
+        let row = Layout::strided(vec![vec![(4, 8)], vec![(8, 1)]]).unwrap();
+        assert_eq!(col.apply(&[1, 2]).unwrap(), 9);
+        assert_eq!(row.apply(&[1, 2]).unwrap(), 10);
+    }
+
+    #[test]
+    fn padded_is_injective_and_apply_only() {
+        // (4, 8) : (9, 1): a row-major tile with one word of padding per row; extent 1 + 3·9 + 7 = 35.
+        let l = Layout::strided(vec![vec![(4, 9)], vec![(8, 1)]]).unwrap();
+        assert_eq!(l.apply(&[1, 2]).unwrap(), 11);
+        assert!(!l.is_invertible());
+        assert_eq!(l.codomain_size(), 35);
+        assert!(matches!(l.apply_inverse(11), Err(AlgebraError::NotInvertible(_))));
+        assert!(matches!(Layout::inverse(l), Err(AlgebraError::NotInvertible(_))));
+        // Overlapping when sorted, yet injective (checked point by point): (3, 2) : (2, 3) → 0 2 4 3 5 7.
+        let l = Layout::strided(vec![vec![(3, 2)], vec![(2, 3)]]).unwrap();
+        assert_eq!((0..3).flat_map(|i| (0..2).map(move |j| (i, j))).map(|(i, j)| l.apply(&[i, j]).unwrap()).collect::<Vec<_>>(), [0, 3, 2, 5, 4, 7]);
+    }
+
+    #[test]
+    fn collisions_and_rules() {
+        assert_eq!(
+            Layout::strided(vec![vec![(2, 1)], vec![(2, 1)]]).unwrap_err().to_string(),
+            "not injective: indices [0, 1] and [1, 0] both map to position 1"
+        );
+        assert!(matches!(Layout::strided(vec![vec![(4, 0)]]), Err(AlgebraError::StridedCollision { .. })));
+        assert!(matches!(Layout::strided(vec![vec![(0, 1)]]), Err(AlgebraError::NonPositiveDimension(0))));
+        assert!(matches!(Layout::strided(vec![]), Err(AlgebraError::Empty { .. })));
+        assert!(matches!(Layout::strided(vec![vec![(2, 1 << 62)], vec![(4, 1 << 61)]]), Err(AlgebraError::StridedExtent)));
+        assert!(matches!(
+            Layout::strided(vec![vec![(1 << 12, 1)], vec![(1 << 12, 1 << 11)]]),
+            Err(AlgebraError::StridedUnproved { .. })
+        ));
+        // A stride of 0 on a size-1 leaf is harmless.
+        assert!(Layout::strided(vec![vec![(1, 0)], vec![(4, 1)]]).unwrap().is_invertible());
+    }
+}

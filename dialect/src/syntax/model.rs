@@ -93,6 +93,12 @@ pub(crate) enum LegoOp {
         inner: String,
         ty: String,
     },
+    /// `shape[k]` / `stride[k]`: the leaves of mode `k` (one leaf: written without parentheses).
+    Strided {
+        shape: Vec<Vec<i64>>,
+        stride: Vec<Vec<i64>>,
+        ty: String,
+    },
     Apply {
         layout: String,
         indices: Vec<String>,
@@ -262,6 +268,18 @@ fn dims_text(dims: &[Dim]) -> String {
     format!("[{}]", entries.join(", "))
 }
 
+/// CuTe style: `[(4, 2), 8]` (a mode of one leaf without parentheses).
+fn modes_text(modes: &[Vec<i64>]) -> String {
+    let entries: Vec<String> = modes
+        .iter()
+        .map(|mode| match mode.as_slice() {
+            [single] => single.to_string(),
+            _ => format!("({})", mode.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")),
+        })
+        .collect();
+    format!("[{}]", entries.join(", "))
+}
+
 fn args_text(args: &[BlockArg]) -> String {
     args.iter().map(BlockArg::to_string).collect::<Vec<_>>().join(", ")
 }
@@ -290,6 +308,7 @@ impl LegoOp {
             LegoOp::Swizzle { .. } => OpName::Op(OpKind::Swizzle),
             LegoOp::Compose { .. } => OpName::Op(OpKind::Compose),
             LegoOp::Inverse { .. } => OpName::Op(OpKind::Inverse),
+            LegoOp::Strided { .. } => OpName::Op(OpKind::Strided),
             LegoOp::Apply { .. } => OpName::Op(OpKind::Apply),
             LegoOp::ApplyInverse { .. } => OpName::Op(OpKind::ApplyInverse),
             LegoOp::CastView { .. } => OpName::Op(OpKind::CastView),
@@ -343,6 +362,16 @@ impl LegoOp {
                 operands: vec![inner.clone()],
                 operand_types: repeat(LAYOUT, 1),
                 dict: None,
+                result_types: layout_result(ty),
+            },
+            LegoOp::Strided { shape, stride, ty } => GenericParts {
+                operands: Vec::new(),
+                operand_types: Vec::new(),
+                dict: dict(&[
+                    ("modes", dense_array("i64", shape.iter().map(|mode| mode.len() as i64))),
+                    ("shape", dense_array("i64", shape.iter().flatten().copied())),
+                    ("stride", dense_array("i64", stride.iter().flatten().copied())),
+                ]),
                 result_types: layout_result(ty),
             },
             LegoOp::OrderBy { objects, ty } => GenericParts {
@@ -482,6 +511,9 @@ impl LegoOp {
             LegoOp::OrderBy { objects, ty } => format!("{name}({}) : {ty}", list(objects)),
             LegoOp::Compose { outer, inner, ty } => format!("{name} {outer}, {inner} : {ty}"),
             LegoOp::Inverse { inner, ty } => format!("{name} {inner} : {ty}"),
+            LegoOp::Strided { shape, stride, ty } => {
+                format!("{name} shape {} stride {} : {ty}", modes_text(shape), modes_text(stride))
+            }
             LegoOp::GroupBy { dims, objects, ty } => format!("{name}{} ({}) : {ty}", dims_text(dims), list(objects)),
             LegoOp::TileBy { inner, levels, ty } => {
                 let levels: Vec<String> = levels.iter().map(|level| dims_text(level)).collect();

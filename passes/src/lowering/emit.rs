@@ -137,6 +137,11 @@ pub fn logical_dims<'c, 'a>(
             }
             LayoutOp::OrderBy { objects } => objects,
             LayoutOp::ExpandBy { inner, .. } | LayoutOp::Compose { inner, .. } => vec![inner],
+            LayoutOp::Strided { modes } => {
+                let dims = strided_dims(b, site, &modes)?;
+                site.memoize(value, &dims);
+                continue;
+            }
             // One size, Π dims(inner), computed (a muli for symbolic sizes; unused ones go in the clean-up).
             LayoutOp::Inverse { inner } => {
                 let inner_dims = logical_dims(b, site, inner)?;
@@ -335,6 +340,10 @@ pub fn emit_apply<'c, 'a>(
                 let flat = b.flatten(indices, &dims);
                 flats.push(emit_swizzle(b, site, swizzle, flat)?);
             }
+            LayoutOp::Strided { modes } => {
+                check_rank(b, site, indices.len(), modes.len(), "indices")?;
+                flats.push(strided_apply(b, site, &modes, indices)?);
+            }
             LayoutOp::Compose { outer, inner } => {
                 // apply(outer, B⁻¹(dims(outer), apply(inner, i⃗))), as one group_by object after another.
                 tasks.push(ApplyTask::UnflattenApply(outer));
@@ -383,6 +392,86 @@ fn emit_swizzle<'c, 'a>(
     let high = b.binary("arith.andi", flat, b.constant(mask));
     let moved = b.binary("arith.shrui", high, b.constant(i64::from(shift)));
     Ok(b.binary("arith.xori", flat, moved))
+}
+
+/// A `strided` op's leaves, checked again as in the verifier (a pass may have built the op): a bad one is a
+/// located error here, not wrong code.
+fn strided_info<'c>(b: &Builder<'_, 'c, '_>, site: &Site, modes: &[Vec<(i64, i64)>]) -> Result<'c, lego_algebra::StridedInfo> {
+    let leaves = lego_dialect::ops::strided_leaves(modes).map_err(|error| site.error(b, format!("cannot be lowered: {error}")))?;
+    lego_algebra::check_strided(&leaves).map_err(|error| site.error(b, format!("cannot be lowered: strided layout: {error}")))
+}
+
+/// The logical dims of a `strided` op: each mode's product of leaf sizes.
+fn strided_dims<'c, 'a>(b: &Builder<'_, 'c, 'a>, site: &Site, modes: &[Vec<(i64, i64)>]) -> Result<'c, Vec<Dim<'c, 'a>>> {
+    strided_info(b, site, modes)?;
+    // Valid: every product is at most the element count, below 2^63.
+    Ok(modes.iter().map(|mode| Dim::Static(mode.iter().map(|(size, _)| size).product())).collect())
+}
+
+/// CuTe's `shape:stride` apply: each index split over its mode's leaves first leaf fastest (`remui` / `divui`
+/// by the leaf sizes, the last leaf takes the rest), `Σ digit · stride` (stride 0 or size 1: no term).
+fn strided_apply<'c, 'a>(
+    b: &Builder<'_, 'c, 'a>,
+    site: &Site,
+    modes: &[Vec<(i64, i64)>],
+    indices: &[Value<'c, 'a>],
+) -> Result<'c, Value<'c, 'a>> {
+    strided_info(b, site, modes)?;
+    let mut sum: Option<Value<'c, 'a>> = None;
+    for (mode, &index) in modes.iter().zip(indices) {
+        let mut rest = index;
+        for (position, &(size, stride)) in mode.iter().enumerate() {
+            let last = position + 1 == mode.len();
+            let digit = if last || size == 1 { rest } else { b.binary("arith.remui", rest, b.constant(size)) };
+            if !last && size != 1 {
+                rest = b.binary("arith.divui", rest, b.constant(size));
+            }
+            if size == 1 || stride == 0 {
+                continue;
+            }
+            let term = if stride == 1 { digit } else { b.binary("arith.muli", digit, b.constant(stride)) };
+            sum = Some(match sum {
+                None => term,
+                Some(accumulated) => b.binary("arith.addi", accumulated, term),
+            });
+        }
+    }
+    Ok(sum.unwrap_or_else(|| b.constant(0)))
+}
+
+/// The inverse of a compact `strided` op: leaf digit `(y div stride) mod size` (no `mod` for the leaf of the
+/// largest stride, no `div` for stride 1), each mode's index `Σ digit · (product of its earlier leaf sizes)`.
+fn strided_inverse<'c, 'a>(
+    b: &Builder<'_, 'c, 'a>,
+    site: &Site,
+    modes: &[Vec<(i64, i64)>],
+    flat: Value<'c, 'a>,
+) -> Result<'c, Vec<Value<'c, 'a>>> {
+    let info = strided_info(b, site, modes)?;
+    if !info.compact {
+        return Err(site.error(b, "layout is not invertible: it is built from a padded lego.strided (injective, but not onto its extent)"));
+    }
+    let largest = modes.iter().flatten().filter(|(size, _)| *size > 1).map(|(_, stride)| *stride).max();
+    let mut result = Vec::with_capacity(modes.len());
+    for mode in modes {
+        let mut index: Option<Value<'c, 'a>> = None;
+        let mut weight = 1i64;
+        for &(size, stride) in mode {
+            if size == 1 {
+                continue;
+            }
+            let shifted = if stride == 1 { flat } else { b.binary("arith.divui", flat, b.constant(stride)) };
+            let digit = if Some(stride) == largest { shifted } else { b.binary("arith.remui", shifted, b.constant(size)) };
+            let term = if weight == 1 { digit } else { b.binary("arith.muli", digit, b.constant(weight)) };
+            index = Some(match index {
+                None => term,
+                Some(accumulated) => b.binary("arith.addi", accumulated, term),
+            });
+            weight *= size;
+        }
+        result.push(index.unwrap_or_else(|| b.constant(0)));
+    }
+    Ok(result)
 }
 
 /// expand_by's apply after its input layout's: `B(n⃗, B⁻¹(m⃗, flat))` where every `j_k < n_k`, −1 elsewhere.
@@ -539,6 +628,7 @@ pub fn emit_inverse<'c, 'a>(
                 let swizzled = emit_swizzle(b, site, swizzle, flat)?;
                 results.push(b.unflatten(swizzled, &dims));
             }
+            LayoutOp::Strided { modes } => results.push(strided_inverse(b, site, &modes, flat)?),
             LayoutOp::Compose { outer, inner } => {
                 // inv(inner, B(dims(outer), inv(outer, y))): the outer object as in a group_by, then the inner.
                 flats.push(flat);
@@ -595,6 +685,7 @@ pub fn dynamic_sizes<'c, 'a>(b: &Builder<'_, 'c, 'a>, site: &Site, layout: Value
             | LayoutOp::Swizzle { dims, .. } => add(&dims),
             LayoutOp::Compose { outer, inner } => pending.extend([inner, outer]),
             LayoutOp::Inverse { inner } => pending.push(inner),
+            LayoutOp::Strided { .. } => {}
             LayoutOp::OrderBy { objects } => pending.extend(objects.into_iter().rev()),
             LayoutOp::GroupBy { dims, objects } => {
                 add(&dims);

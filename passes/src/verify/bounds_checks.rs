@@ -153,6 +153,7 @@ fn counted_sizes<'c, 'a>(op: OperationRef<'c, 'a>, facts: &mut LayoutFactsCache)
         LayoutOp::ExpandBy { to_dims, .. } => Some(to_dims),
         // The count of an operand, counted there.
         LayoutOp::Compose { .. } | LayoutOp::Inverse { .. } => None,
+        LayoutOp::Strided { modes } => Some(modes.iter().flatten().map(|&(size, _)| Dim::Static(size)).collect()),
         // One part: the part's count, checked at the part. All sizes known: the verifier's. Otherwise spell
         // the logical dims (cheap checks first: chains of order_by can be very deep).
         LayoutOp::OrderBy { objects } => {

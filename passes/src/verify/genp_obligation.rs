@@ -372,7 +372,11 @@ pub fn gen_ps_under<'c, 'a>(layout: MlirValue<'c, 'a>) -> Option<Vec<OperationRe
                 found.push(owner);
                 continue;
             }
-            LayoutOp::Row { .. } | LayoutOp::Col { .. } | LayoutOp::RegP { .. } | LayoutOp::Swizzle { .. } => continue,
+            LayoutOp::Row { .. }
+            | LayoutOp::Col { .. }
+            | LayoutOp::RegP { .. }
+            | LayoutOp::Swizzle { .. }
+            | LayoutOp::Strided { .. } => continue,
             LayoutOp::OrderBy { objects } | LayoutOp::GroupBy { objects, .. } => objects,
             LayoutOp::TileBy { inner, .. } | LayoutOp::ExpandBy { inner, .. } | LayoutOp::Inverse { inner } => vec![inner],
             LayoutOp::Compose { outer, inner } => vec![outer, inner],

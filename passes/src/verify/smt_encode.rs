@@ -661,6 +661,10 @@ impl Encoder {
             // expand_by takes its input layout's indices (docs/reference/semantics.md: apply(s⃗) starts with apply(L, s⃗)).
             LayoutOp::ExpandBy { inner, .. } | LayoutOp::Compose { inner, .. } => self.layout_dims(inner, at),
             LayoutOp::Inverse { inner } => Ok(vec![product(&self.layout_dims(inner, at)?)]),
+            LayoutOp::Strided { modes } => match ops::strided_dims(&modes) {
+                Some(dims) => Ok(dims.into_iter().map(|d| Term::index(d as u64)).collect()),
+                None => fail(at, "cannot verify: strided sizes overflow"),
+            },
             LayoutOp::OrderBy { objects } => {
                 let mut all = Vec::new();
                 for object in objects {
@@ -698,6 +702,13 @@ impl Encoder {
         match self.layout(layout, at)? {
             (_, LayoutOp::ExpandBy { dims, .. }) => return Ok(product(&self.dim_terms(&dims)?)),
             (_, LayoutOp::Compose { outer, .. }) => return self.nested_layout(at, |this| this.layout_codomain(outer, at)),
+            (_, LayoutOp::Strided { modes }) => {
+                let info = ops::strided_leaves(&modes).ok().and_then(|leaves| lego_algebra::check_strided(&leaves).ok());
+                return match info {
+                    Some(info) => Ok(Term::index(info.extent)),
+                    None => fail(at, "cannot verify: invalid strided layout"),
+                };
+            }
             _ => {}
         }
         self.layout_numel(layout, at)
@@ -790,6 +801,23 @@ impl Encoder {
                     return rank_error(n.len());
                 }
                 swizzle_term(swizzle, &flatten(&n, indices), location)
+            }
+            LayoutOp::Strided { modes } => {
+                if indices.len() != modes.len() {
+                    return rank_error(modes.len());
+                }
+                // docs/ops/strided.md: each index split over its mode's leaves first leaf fastest.
+                let mut sum = Term::index(0);
+                for (mode, index) in modes.iter().zip(indices) {
+                    let mut rest = index.clone();
+                    for (position, &(size, stride)) in mode.iter().enumerate() {
+                        let size = Term::index(size as u64);
+                        let digit = if position + 1 == mode.len() { rest.clone() } else { rest.urem(&size) };
+                        rest = rest.udiv(&size);
+                        sum = sum.add(&digit.mul(&Term::index(stride as u64)));
+                    }
+                }
+                Ok(sum)
             }
             LayoutOp::Compose { outer, inner } => {
                 let x = self.layout_apply(inner, indices, at)?;
@@ -907,6 +935,28 @@ impl Encoder {
             LayoutOp::Swizzle { swizzle, dims } => {
                 let n = self.dim_terms(&dims)?;
                 Ok(unflatten(&n, &swizzle_term(swizzle, flat, location)?))
+            }
+            LayoutOp::Strided { modes } => {
+                let compact = ops::strided_leaves(&modes)
+                    .ok()
+                    .and_then(|leaves| lego_algebra::check_strided(&leaves).ok())
+                    .is_some_and(|info| info.compact);
+                if !compact {
+                    return fail(location, "cannot verify: apply_inverse of a padded strided layout");
+                }
+                Ok(modes
+                    .iter()
+                    .map(|mode| {
+                        let mut index = Term::index(0);
+                        let mut weight = 1u64;
+                        for &(size, stride) in mode {
+                            let digit = flat.udiv(&Term::index(stride.max(1) as u64)).urem(&Term::index(size as u64));
+                            index = index.add(&digit.mul(&Term::index(weight)));
+                            weight = weight.saturating_mul(size as u64);
+                        }
+                        index
+                    })
+                    .collect())
             }
             LayoutOp::Compose { outer, inner } => {
                 let index = self.layout_inverse(outer, flat, at)?;

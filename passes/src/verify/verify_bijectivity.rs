@@ -655,6 +655,14 @@ fn composite_bijective(encoder: &mut Encoder, layout: MlirValue, status: &HashMa
             Ok(show_numel(&numel))
         }
         LayoutOp::Inverse { inner } => composite_bijective(encoder, inner, status, options),
+        LayoutOp::Strided { modes } => {
+            let leaves = ops::strided_leaves(&modes)?;
+            match lego_algebra::check_strided(&leaves) {
+                Ok(info) if info.compact => Ok(show_numel(&numel)),
+                Ok(_) => Err("a padded strided layout is injective, but not onto its extent".into()),
+                Err(error) => Err(error.to_string()),
+            }
+        }
         // docs/ops/swizzle.md: a permutation of [0, n) whenever n is a multiple of its period, which the
         // dialect verifier checks for known sizes; a symbolic n is not known to be one.
         LayoutOp::Swizzle { swizzle: [bits, base, shift], .. } => {

@@ -57,6 +57,7 @@ pub fn picture(name: &str) -> Option<Result<Picture, String>> {
         "swizzle" => || Ok(Picture::new(Layout::swizzle(3, 0, 3, [8, 8])?).highlight(&[1, 2]).memory_width(8)),
         "compose" => || Ok(Picture::new(Layout::compose(Layout::col([4, 8])?, Layout::row([8, 4])?)?).highlight(&[3, 2])),
         "inverse" => || Ok(Picture::new(Layout::inverse(Layout::col([4, 8])?)?).highlight(&[9]).memory_width(8)),
+        "strided" => || Ok(Picture::new(Layout::strided(vec![vec![(4, 1), (2, 32)], vec![(8, 4)]])?).highlight(&[5, 3]).memory_width(8)),
         "apply" => || Ok(Picture::new(examples::col_4x8()).highlight(&[1, 2])),
         "apply_inverse" => || Ok(Picture::new(examples::row_4x8()).highlight(&[1, 2])),
         "view" => || Ok(Picture::new(examples::col_4x8()).highlight(&[1, 2]).memory_width(8)),
@@ -431,7 +432,7 @@ mod tests {
     fn every_catalog_picture_renders() {
         for name in [
             "row", "col", "reg_p", "reg_p_3d", "gen_p_rev", "gen_p_antidiag", "order_by", "group_by", "group_by_fig6",
-            "tile_by", "expand_by", "swizzle", "compose", "inverse", "apply", "apply_inverse", "view",
+            "tile_by", "expand_by", "swizzle", "compose", "inverse", "strided", "apply", "apply_inverse", "view",
         ] {
             let picture = picture(name).unwrap_or_else(|| panic!("{name} missing")).unwrap();
             picture.render().unwrap_or_else(|error| panic!("{name}: {error}"));

@@ -218,6 +218,12 @@ fn corpus() -> Corpus {
         ("swizzle_343", Layout::swizzle(3, 4, 3, [2048u64])),
         ("swizzle_2d", Layout::swizzle(2, 1, 3, [Dim::sym(12), Dim::lit(64)])),
         ("swizzle_group", Layout::swizzle(3, 2, 3, [1024u64]).and_then(|s| Layout::group_by([32u64, 32], [s]))),
+        // lego.compose / lego.inverse / lego.strided (docs/ops/): a composition of ranks 2 and 1, an inverse,
+        // a hierarchical compact strided and a padded (apply-only) one.
+        ("compose", Layout::compose(examples::rev(3, 4).unwrap(), Layout::col([12u64]).unwrap())),
+        ("inverse", Layout::inverse(examples::fig2())),
+        ("strided", Layout::strided(vec![vec![(4, 1), (2, 32)], vec![(8, 4)]])),
+        ("strided_padded", Layout::strided(vec![vec![(4, 9)], vec![(8, 1)]])),
     ];
     for (name, layout) in swizzles {
         add_layout(&mut corpus, name, &layout.expect("valid swizzle"), &mut rng);
