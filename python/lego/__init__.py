@@ -9,7 +9,8 @@ from . import core
 from ._lego import LegoError, __version__
 from .core import *  # noqa: F401,F403 (the published package star-exports lego.core)
 from .core import __all__ as _core_all
+from ._translate import translate
 from .frontends.python_mlir import col, gen_p, group_by, order_by, reg_p, row, tile_by
 
 __all__ = list(_core_all) + ["core", "__version__", "row", "col", "reg_p", "order_by", "tile_by", "group_by",
-                              "gen_p"]
+                              "gen_p", "translate"]

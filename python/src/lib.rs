@@ -13,6 +13,7 @@ mod desc;
 mod differential;
 mod emit;
 mod readback;
+mod translate;
 
 use std::{
     panic::{catch_unwind, AssertUnwindSafe},
@@ -240,6 +241,8 @@ fn _lego(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("LegoError", module.py().get_type::<LegoError>())?;
     module.add_class::<Session>()?;
     module.add_function(wrap_pyfunction!(differential::random_layouts, module)?)?;
+    module.add_function(wrap_pyfunction!(translate::translate, module)?)?;
+    module.add_function(wrap_pyfunction!(translate::translate_languages, module)?)?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
