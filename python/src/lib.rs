@@ -12,6 +12,7 @@
 mod desc;
 mod differential;
 mod emit;
+mod jit;
 mod readback;
 mod translate;
 
@@ -243,6 +244,7 @@ fn _lego(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(differential::random_layouts, module)?)?;
     module.add_function(wrap_pyfunction!(translate::translate, module)?)?;
     module.add_function(wrap_pyfunction!(translate::translate_languages, module)?)?;
+    jit::register(module)?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
