@@ -20,11 +20,12 @@ export PATH  := $(LLVM_PREFIX)/bin:$(PATH)
 .PHONY: all setup build demo test cargo-test lit examples docs bench gpu-ptx clean release release-lego-opt fuzz fuzz-smoke
 .PHONY: compile-time python-env python pytest python-demo
 
-# The venv of the Python package's tests and demo, created once and reused (git-ignored). PyTorch is not
-# installed yet: nothing in the package needs it so far (it is several GB; docs/python.md, "Not built yet").
+# The venv of the Python package's tests and demo, created once and reused (git-ignored). PyTorch (the tensor
+# API's torch path, docs/python.md) comes from PyPI: its Linux wheel pulls several GB of CUDA libraries, so it is
+# installed once per machine into this venv and reused; no test is skipped for a missing package.
 VENV        := .venv
 VENV_PYTHON := $(VENV)/bin/python
-PYTHON_TEST_PACKAGES := maturin pytest numpy sympy
+PYTHON_TEST_PACKAGES := maturin pytest numpy sympy torch
 
 all: build
 
@@ -65,7 +66,7 @@ demo: build
 
 python-env: setup
 	@[ -x $(VENV_PYTHON) ] || python3 -m venv $(VENV)
-	@$(VENV_PYTHON) -c "import maturin, pytest, numpy, sympy" 2>/dev/null || \
+	@$(VENV_PYTHON) -c "import maturin, pytest, numpy, sympy, torch" 2>/dev/null || \
 	  $(VENV_PYTHON) -m pip install --quiet $(PYTHON_TEST_PACKAGES)
 
 # `pip install ./python` into the venv: maturin builds the extension module (release profile, the workspace's

@@ -12,9 +12,15 @@ from .core import __all__ as _core_all
 from ._translate import translate
 from .frontends import cuda_c_gen, cxx_gen, fortran_gen, glsl_gen, js_gen, julia_gen, rust_gen  # the source generators (§3)
 from .frontends.python_mlir import col, gen_p, group_by, order_by, reg_p, row, tile_by
+from .frontends.python_mlir import (Batched, BatchedLayout, BlockCyclic, ColMajor, Custom, LegoArray, LegoLayout,
+                                    RowMajor, Swizzle, Tiled, TiledPermute, TiledView, Transposed, ZCurve)
+from . import autotune
+from .backend.compiler import DType
 from . import jit  # noqa: E402 (the JIT frontends: lego.jit is callable, docs/python.md)
 from .jit import cutile_jit, get_cutile_kernel_source, get_kernel_source  # noqa: E402
 
 __all__ = list(_core_all) + ["core", "__version__", "row", "col", "reg_p", "order_by", "tile_by", "group_by",
-                              "gen_p", "translate", "rust_gen", "cxx_gen", "fortran_gen", "julia_gen", "cuda_c_gen",
-                              "js_gen", "glsl_gen"]
+                              "gen_p", "LegoLayout", "RowMajor", "ColMajor", "Transposed", "TiledPermute", "Tiled",
+                              "TiledView", "Custom", "ZCurve", "Swizzle", "BlockCyclic", "Batched", "BatchedLayout",
+                              "LegoArray", "autotune", "DType", "translate", "rust_gen", "cxx_gen", "fortran_gen",
+                              "julia_gen", "cuda_c_gen", "js_gen", "glsl_gen"]

@@ -21,7 +21,7 @@ fn values(dims: &[lego_algebra::Dim]) -> Vec<u64> {
 }
 
 /// The description of `layout`, or `None` when it holds a piece the Python layer cannot rebuild.
-fn describe<'py>(py: Python<'py>, layout: &Layout) -> PyResult<Option<Bound<'py, PyAny>>> {
+pub(crate) fn describe<'py>(py: Python<'py>, layout: &Layout) -> PyResult<Option<Bound<'py, PyAny>>> {
     let tuple = |items: Vec<Bound<'py, PyAny>>| -> PyResult<Option<Bound<'py, PyAny>>> { Ok(Some(PyTuple::new(py, items)?.into_any())) };
     let all = |layouts: &[Layout]| -> PyResult<Option<Vec<Bound<'py, PyAny>>>> {
         let mut out = Vec::new();

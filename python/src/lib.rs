@@ -14,6 +14,7 @@ mod differential;
 mod emit;
 mod jit;
 mod readback;
+mod transform;
 mod translate;
 
 use std::{
@@ -245,6 +246,8 @@ fn _lego(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(translate::translate, module)?)?;
     module.add_function(wrap_pyfunction!(translate::translate_languages, module)?)?;
     jit::register(module)?;
+    module.add_class::<transform::IndexProgram>()?;
+    module.add_function(wrap_pyfunction!(transform::random_layout_tables, module)?)?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
