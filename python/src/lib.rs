@@ -9,6 +9,7 @@
 //! `LegoError`), MLIR diagnostics are collected by a handler on the session's context and raised as
 //! `LegoError` with their `file:line:col` (the Python file and line where the layout piece was built).
 
+mod arith;
 mod desc;
 mod differential;
 mod emit;
@@ -246,6 +247,7 @@ fn _lego(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(translate::translate, module)?)?;
     module.add_function(wrap_pyfunction!(translate::translate_languages, module)?)?;
     jit::register(module)?;
+    module.add_function(wrap_pyfunction!(arith::arith_nodes, module)?)?;
     module.add_class::<transform::IndexProgram>()?;
     module.add_function(wrap_pyfunction!(transform::random_layout_tables, module)?)?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
