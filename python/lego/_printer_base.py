@@ -118,6 +118,12 @@ class LEGOCCodePrinter(C99CodePrinter):
             return self._print(expr.args[0])
         return f"(({self._print(a)})/({self._print(b)}))"
 
+    def _print_Mod(self, expr: Any) -> str:
+        # SymPy's C99 form (floored, for operands of unknown sign) without its enclosing parentheses is wrong
+        # inside a product: SymPy prints -6*Mod(i, 2) as "-6*((i % 2) + 2) % 2", which C reads as
+        # ((-6*((i % 2) + 2)) % 2). The published printer inherits that; here the form is parenthesized.
+        return f"({super()._print_Mod(expr)})"
+
     def _print_Pow(self, expr: Any) -> str:
         base, exp = expr.args
         b = self.parenthesize(base, 50)
