@@ -19,8 +19,10 @@ use crate::LegoError;
 
 /// Largest inner block whose invariant vectors are cached (elements).
 const INNER_CAP: u64 = 1 << 14;
-/// Positions evaluated together (vectors of this length stay in L1/L2).
-const CHUNK: usize = 1024;
+/// Positions evaluated together (vectors of this length stay in L1).
+const CHUNK: usize = 256;
+/// Inner blocks (rows) visited together, chunk by chunk.
+const GROUP: usize = 16;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Pred {
@@ -172,6 +174,7 @@ fn map2(a: Val, b: Val, out: &mut [i64], f: impl Fn(i64, i64) -> i64) {
     }
 }
 
+#[inline(always)]
 /// `op` over a chunk. Division and remainder by a scalar power of two become shifts and masks (unsigned
 /// ops; the signed ones only for a non-negative dividend range, which the caller does not know, so not).
 fn run2(op: &Op, a: Val, b: Val, out: &mut [i64]) {
@@ -179,7 +182,17 @@ fn run2(op: &Op, a: Val, b: Val, out: &mut [i64]) {
     match op {
         Add(..) => map2(a, b, out, i64::wrapping_add),
         Sub(..) => map2(a, b, out, i64::wrapping_sub),
-        Mul(..) => map2(a, b, out, i64::wrapping_mul),
+        Mul(..) => match (a, b) {
+            (_, Val::S(y)) if y > 0 && (y as u64).is_power_of_two() => {
+                let s = y.trailing_zeros();
+                map2(a, b, out, |x, _| x.wrapping_shl(s))
+            }
+            (Val::S(x), _) if x > 0 && (x as u64).is_power_of_two() => {
+                let s = x.trailing_zeros();
+                map2(a, b, out, |_, y| y.wrapping_shl(s))
+            }
+            _ => map2(a, b, out, i64::wrapping_mul),
+        },
         And(..) => map2(a, b, out, |x, y| x & y),
         Or(..) => map2(a, b, out, |x, y| x | y),
         Xor(..) => map2(a, b, out, |x, y| x ^ y),
@@ -350,6 +363,7 @@ impl IndexProgram {
             cache: Vec::new(),
             consts: Vec::new(),
         };
+        program.peephole();
         program.classify();
         program.reassociate();
         program.classify();
@@ -387,27 +401,170 @@ impl IndexProgram {
         self.consts = consts;
     }
 
+    fn constant(&self, k: usize) -> Option<i64> {
+        match self.ops[k] {
+            Op::Const(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    fn push(&mut self, op: Op, class: Option<Class>) -> usize {
+        self.ops.push(op);
+        if let Some(class) = class {
+            self.class.push(class);
+        }
+        self.ops.len() - 1
+    }
+
+    /// `x ^ y`, shared between requests; `(a >> s) ^ (b >> s)` becomes `(a ^ b) >> s`.
+    fn xor_of(&mut self, x: usize, y: usize, shared: &mut std::collections::HashMap<(u8, usize, usize), usize>) -> usize {
+        if let (Op::ShrU(a, s), Op::ShrU(b, t)) = (self.ops[x].clone(), self.ops[y].clone()) {
+            if let (Some(u), Some(v)) = (self.constant(s), self.constant(t)) {
+                if u == v {
+                    let inner = self.xor_of(a, b, shared);
+                    if let Some(&node) = shared.get(&(1, inner, s)) {
+                        return node;
+                    }
+                    let node = self.push(Op::ShrU(inner, s), None);
+                    shared.insert((1, inner, s), node);
+                    return node;
+                }
+            }
+        }
+        let key = (0, x.min(y), x.max(y));
+        if let Some(&node) = shared.get(&key) {
+            return node;
+        }
+        let node = self.push(Op::Xor(key.1, key.2), None);
+        shared.insert(key, node);
+        node
+    }
+
+    /// lego-lower writes an XOR of bit fields (Swizzle's `j XOR (i mod 2^b)`, expressed with floor/Mod) as
+    /// `Σ_k (((i >> k) + (j >> k)) & 1) << k`. The parity of a sum is the XOR of the low bits, so each term is
+    /// rewritten to `((i ^ j) >> k) & 1`, sharing one `i ^ j`; [`Self::reassociate`] then sums the bits of one
+    /// value back into a mask (`(i ^ j) & Σ 2^k`): one vector operation instead of three per bit.
+    fn peephole(&mut self) {
+        let mut shared = std::collections::HashMap::new();
+        for k in 0..self.ops.len() {
+            if let Op::And(a, b) = self.ops[k] {
+                if self.constant(b) == Some(1) {
+                    if let Op::Add(x, y) = self.ops[a] {
+                        let xor = self.xor_of(x, y, &mut shared);
+                        self.ops[k] = Op::And(xor, b);
+                    }
+                }
+            }
+        }
+        self.topological_order();
+    }
+
+    /// `(X, mask)` when `node` is bits of `X` in place: `X & mask` (X not a shift), or
+    /// `((X >> k) & 1) << k`.
+    fn bits_in_place(&self, node: usize) -> Option<(usize, i64)> {
+        match self.ops[node] {
+            Op::Shl(a, s) => {
+                let k = self.constant(s).filter(|k| (0..63).contains(k))?;
+                match self.ops[a] {
+                    Op::And(b, one) if self.constant(one) == Some(1) => match self.ops[b] {
+                        Op::ShrU(x, t) if self.constant(t) == Some(k) => Some((x, 1i64 << k)),
+                        _ => None,
+                    },
+                    _ => None,
+                }
+            }
+            Op::And(x, c) => {
+                let mask = self.constant(c)?;
+                match self.ops[x] {
+                    Op::ShrU(..) | Op::ShrS(..) => None,
+                    _ => Some((x, mask)),
+                }
+            }
+            _ => None,
+        }
+    }
+
     /// Rewrites each vector-class addition tree `t_1 + … + t_n` as (scalar terms) + (invariant terms) +
-    /// (vector terms), the first two summed as new scalar / invariant nodes.
+    /// (vector terms), the first two summed as new scalar / invariant nodes. Shifts and products by constants
+    /// are distributed over the sums below them (wrapping arithmetic distributes), and bits of one value
+    /// summed in place become one mask.
     fn reassociate(&mut self) {
         let original = self.ops.len();
         for k in 0..original {
             if self.class[k] != Class::Vector || !matches!(self.ops[k], Op::Add(..) | Op::Sum(_)) {
                 continue;
             }
-            let mut leaves = Vec::new();
-            let mut stack = self.ops[k].operands();
-            while let Some(node) = stack.pop() {
-                match &self.ops[node] {
+            let mut leaves: Vec<(usize, i64)> = Vec::new();
+            let mut stack: Vec<(usize, i64)> = self.ops[k].operands().into_iter().map(|n| (n, 1)).collect();
+            let is_sum = |ops: &Vec<Op>, n: usize| matches!(ops[n], Op::Add(..) | Op::Sum(_));
+            while let Some((node, factor)) = stack.pop() {
+                match self.ops[node].clone() {
                     Op::Add(a, b) => {
-                        stack.push(*a);
-                        stack.push(*b);
+                        stack.push((a, factor));
+                        stack.push((b, factor));
                     }
-                    Op::Sum(terms) => stack.extend(terms.iter().copied()),
-                    _ => leaves.push(node),
+                    Op::Sum(terms) => stack.extend(terms.iter().map(|&t| (t, factor))),
+                    Op::Shl(a, s) if is_sum(&self.ops, a) && self.class[s] == Class::Const && (0..63).contains(&self.consts[s]) => {
+                        stack.push((a, factor.wrapping_mul(1i64 << self.consts[s])));
+                    }
+                    Op::Mul(a, c) if is_sum(&self.ops, a) && self.class[c] == Class::Const => {
+                        stack.push((a, factor.wrapping_mul(self.consts[c])));
+                    }
+                    Op::Mul(c, a) if is_sum(&self.ops, a) && self.class[c] == Class::Const => {
+                        stack.push((a, factor.wrapping_mul(self.consts[c])));
+                    }
+                    _ => leaves.push((node, factor)),
                 }
             }
-            let pick = |c: Class| leaves.iter().copied().filter(|&l| self.class[l] == c).collect::<Vec<_>>();
+            // Bits of one value, each once, in place: one mask.
+            // Disjoint masks of one value sum to their union (no carries).
+            let mut bits: std::collections::HashMap<usize, (i64, Vec<usize>)> = std::collections::HashMap::new();
+            for (position, &(leaf, factor)) in leaves.iter().enumerate() {
+                if factor == 1 {
+                    if let Some((x, mask)) = self.bits_in_place(leaf) {
+                        let entry = bits.entry(x).or_insert((0, Vec::new()));
+                        if entry.0 & mask == 0 {
+                            entry.0 |= mask;
+                            entry.1.push(position);
+                        }
+                    }
+                }
+            }
+            let mut fused: Vec<(usize, i64)> = Vec::new();
+            let mut dropped = vec![false; leaves.len()];
+            for (x, (mask, positions)) in bits {
+                if positions.len() < 2 {
+                    continue;
+                }
+                for &position in &positions {
+                    dropped[position] = true;
+                }
+                let class = self.class[x];
+                let mask_node = self.push(Op::Const(mask), Some(Class::Const));
+                self.consts.push(mask);
+                let node = self.push(Op::And(x, mask_node), Some(class));
+                self.consts.push(0);
+                fused.push((node, 1));
+            }
+            let mut terms_with_factors: Vec<(usize, i64)> =
+                leaves.iter().zip(&dropped).filter(|(_, &d)| !d).map(|(&l, _)| l).collect();
+            terms_with_factors.extend(fused);
+            // Scaled leaves become products by a constant.
+            let mut terms_by_class: Vec<(usize, Class)> = Vec::new();
+            for (leaf, factor) in terms_with_factors {
+                let class = self.class[leaf];
+                let node = if factor == 1 {
+                    leaf
+                } else {
+                    let constant = self.push(Op::Const(factor), Some(Class::Const));
+                    self.consts.push(factor);
+                    let node = self.push(Op::Mul(leaf, constant), Some(class));
+                    self.consts.push(0);
+                    node
+                };
+                terms_by_class.push((node, class));
+            }
+            let pick = |c: Class| terms_by_class.iter().filter(|(_, class)| *class == c).map(|(n, _)| *n).collect::<Vec<_>>();
             let mut scalars = pick(Class::Scalar);
             scalars.extend(pick(Class::Const));
             let (invariants, vectors) = (pick(Class::Invariant), pick(Class::Vector));
@@ -417,10 +574,10 @@ impl IndexProgram {
                     0 => {}
                     1 => terms.push(group[0]),
                     _ => {
-                        let class = self.class[group[0]];
-                        self.ops.push(Op::Sum(group));
-                        self.class.push(class);
-                        terms.push(self.ops.len() - 1);
+                        let class = if group.iter().all(|&g| self.class[g] == Class::Const) { Class::Const } else { self.class[group[0]].max(Class::Scalar) };
+                        let node = self.push(Op::Sum(group), Some(class));
+                        self.consts.push(0);
+                        terms.push(node);
                     }
                 }
             }
@@ -485,7 +642,12 @@ impl IndexProgram {
                 }
             })
             .collect();
-        self.class = order.iter().map(|&old| self.class[old]).collect();
+        if self.class.len() == n {
+            self.class = order.iter().map(|&old| self.class[old]).collect();
+        }
+        if self.consts.len() == n {
+            self.consts = order.iter().map(|&old| self.consts[old]).collect();
+        }
         self.result = position[self.result];
         self.ops = ops;
     }
@@ -556,6 +718,7 @@ impl IndexProgram {
         self.cache = values;
     }
 
+    #[inline(always)]
     /// Offsets of positions `[start, start + len)` of one inner block whose outer index is `outer` (scalar
     /// values per node given) into `out`.
     fn offsets(&self, scalars: &[i64], start: usize, vectors: &mut [Vec<i64>], out: &mut [i64]) {
@@ -619,37 +782,66 @@ impl IndexProgram {
         }
     }
 
-    /// Calls `visit(chunk_start_flat, offsets)` for every chunk, in order of the output position.
-    fn for_each_chunk(&self, mut visit: impl FnMut(usize, &[i64]) -> Result<(), String>) -> Result<(), String> {
+    /// Calls `visit(chunk_start_flat, offsets)` for every chunk, in order of the output position; with AVX2
+    /// where the CPU has it (the wheel targets baseline x86-64: the vector loops are compiled twice).
+    fn for_each_chunk(&self, visit: impl FnMut(usize, &[i64]) -> Result<(), String>) -> Result<(), String> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU supports AVX2 (checked just above).
+                return unsafe { self.for_each_chunk_avx2(visit) };
+            }
+        }
+        self.for_each_chunk_impl(visit)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn for_each_chunk_avx2(&self, visit: impl FnMut(usize, &[i64]) -> Result<(), String>) -> Result<(), String> {
+        self.for_each_chunk_impl(visit)
+    }
+
+    #[inline(always)]
+    fn for_each_chunk_impl(&self, mut visit: impl FnMut(usize, &[i64]) -> Result<(), String>) -> Result<(), String> {
         let n = self.ops.len();
-        let mut scalars = vec![0i64; n];
         let mut vectors: Vec<Vec<i64>> = vec![Vec::new(); n];
         let mut offsets = vec![0i64; CHUNK.min(self.block)];
         let outer_rank = self.split;
         let mut outer = vec![0u64; self.dims.len()];
         let blocks = (self.numel / self.block as u64) as usize;
-        for b in 0..blocks {
-            self.scalars(&outer, &mut scalars);
+        // GROUP consecutive inner blocks are visited column chunk by column chunk: a layout that reads down
+        // columns (ColMajor, a transpose) then reuses each cache line it loads for GROUP rows.
+        let mut scalars = vec![vec![0i64; n]; GROUP.min(blocks)];
+        let mut first = 0usize;
+        while first < blocks {
+            let count = GROUP.min(blocks - first);
+            for row in scalars.iter_mut().take(count) {
+                self.scalars(&outer, row);
+                // Next outer index (row-major odometer).
+                for d in (0..outer_rank).rev() {
+                    outer[d] += 1;
+                    if outer[d] < self.dims[d] {
+                        break;
+                    }
+                    outer[d] = 0;
+                }
+            }
             let mut start = 0usize;
             while start < self.block {
                 let len = CHUNK.min(self.block - start);
-                self.offsets(&scalars, start, &mut vectors, &mut offsets[..len]);
-                visit(b * self.block + start, &offsets[..len])?;
+                for (g, row) in scalars.iter().take(count).enumerate() {
+                    self.offsets(row, start, &mut vectors, &mut offsets[..len]);
+                    visit((first + g) * self.block + start, &offsets[..len])?;
+                }
                 start += len;
             }
-            // Next outer index (row-major odometer).
-            for d in (0..outer_rank).rev() {
-                outer[d] += 1;
-                if outer[d] < self.dims[d] {
-                    break;
-                }
-                outer[d] = 0;
-            }
+            first += count;
         }
         Ok(())
     }
 }
 
+#[inline(always)]
 fn eval_node<'a>(op: &Op, get: &impl Fn(usize) -> Val<'a>, out: &mut [i64]) {
     match op {
         Op::Const(v) => out.fill(*v),
@@ -727,6 +919,11 @@ impl IndexProgram {
         self.cache.iter().flatten().map(|v| v.len() * 8).sum()
     }
 
+    /// The optimised program, one line per node (`index class op`), for inspection.
+    fn dump(&self) -> Vec<String> {
+        self.ops.iter().enumerate().map(|(k, op)| format!("{k} {:?} {op:?}", self.class[k])).collect()
+    }
+
     /// A description of the program (node counts per class, inner block), for tests and docs.
     fn summary(&self) -> (usize, usize, usize, usize, bool) {
         let count = |c: Class| self.class.iter().filter(|&&x| x == c).count();
@@ -750,7 +947,10 @@ impl IndexProgram {
         let outcome = py.detach(|| {
             catch(|| {
                 self.for_each_chunk(|base, offsets| {
-                    if let Some(&bad) = offsets.iter().find(|&&o| (o as u64) >= numel) {
+                    // One vectorisable pass (max as unsigned: a negative offset is huge) before any access.
+                    let largest = offsets.iter().fold(0u64, |m, &o| m.max(o as u64));
+                    if largest >= numel {
+                        let bad = offsets.iter().copied().find(|&o| (o as u64) >= numel).unwrap_or(-1);
                         return Err(format!(
                             "the layout maps a position to offset {bad}, outside the {numel} elements: it is not a bijection on this shape"
                         ));
