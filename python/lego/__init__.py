@@ -5,6 +5,8 @@ the layout becomes lego IR, ``lego-lower`` turns it into simplified index arithm
 as SymPy expressions.
 """
 
+import sys as _sys
+
 from . import core
 from ._lego import LegoError, __version__
 from .core import *  # noqa: F401,F403 (the published package star-exports lego.core)
@@ -24,3 +26,17 @@ __all__ = list(_core_all) + ["core", "__version__", "row", "col", "reg_p", "orde
                               "TiledView", "Custom", "ZCurve", "Swizzle", "BlockCyclic", "Batched", "BatchedLayout",
                               "LegoArray", "autotune", "DType", "translate", "rust_gen", "cxx_gen", "fortran_gen",
                               "julia_gen", "cuda_c_gen", "js_gen", "glsl_gen"]
+
+# lego.torch (annotate, rearrange, LegoTensor; the published API, §0 rev B): imported with lego when torch already
+# is, else on first use of these names (module __getattr__), so `import lego` does not import torch.
+_TORCH_NAMES = ("annotate", "rearrange", "LegoTensor")
+if "torch" in _sys.modules:
+    from .torch import LegoTensor, annotate, rearrange  # noqa: E402
+
+
+def __getattr__(name):
+    if name in _TORCH_NAMES:
+        from . import torch as _lego_torch
+
+        return getattr(_lego_torch, name)
+    raise AttributeError(f"module 'lego' has no attribute {name!r}")

@@ -5,6 +5,7 @@ tables (:mod:`lego.torch.fusion`) and the tile autotuner (:mod:`lego.torch.autot
 torch."""
 
 from . import ops
+from . import compile  # noqa: F401 (registers the torch.compile backend "lego")
 from .tensor import LegoTensor, TransposedLayout, annotate, layout_tables, rearrange
 
 __all__ = ["annotate", "rearrange", "LegoTensor", "TransposedLayout", "layout_tables", "ops"]
