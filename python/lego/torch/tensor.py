@@ -138,6 +138,7 @@ _TIER1 = {
 _TIER2 = {aten.t, aten.transpose, aten.permute}
 _REDUCTIONS = {aten.sum, aten.mean, aten.prod, aten.amax, aten.amin}
 _TIER4 = {aten.mm: "mm", aten.bmm: "bmm"}
+_LEGO_OPS = {torch.ops.lego.mm, torch.ops.lego.bmm, torch.ops.lego.addmm, torch.ops.lego.permute}
 
 _WARNED: Set[str] = set()
 
@@ -281,7 +282,8 @@ class LegoTensor(torch.Tensor):
         if packet in _TIER4:
             plain = _unwrap_logical(args)
             return getattr(torch.ops.lego, _TIER4[packet])(*plain)
-        if packet is aten.addmm:
+        if packet is aten.addmm or packet in _LEGO_OPS:
+            # torch.ops.lego.* on a LegoTensor (e.g. inside a compiled graph): the op on the logical values.
             return func(*_unwrap_logical(args), **_unwrap_logical(kwargs))
         name = packet.__name__
         if name not in _WARNED:
