@@ -4,9 +4,9 @@ Run after `make python`: `.venv/bin/python bench/python/transform.py [--sizes 10
 
 For each layout and square size n×n (float32): the median time of `layout.transform(x)` (the lowered index
 arithmetic run in Rust over the buffer, no table) and of `numpy.take(x, fwd)` with `fwd` precomputed (the table
-is not counted), their ratio, and the first-call latency of a new layout: lowering through lego-lower plus a
-first transform of a 64×64 array, with the process-wide compile cache cleared; then a cached call on that 64×64
-array. Wall-clock and CPU (process) times: on a loaded machine the CPU time is the stable number.
+is not counted), their ratio, and the first-call latency of a new layout: its construction, the lowering through
+lego-lower and a first transform of a 64×64 array, with the process-wide compile cache cleared; then a cached
+call on that 64×64 array; and the symbolic evaluation `L[pid_m, pid_n, i, j]` of a new symbolic TileBy. Wall-clock and CPU (process) times: on a loaded machine the CPU time is the stable number.
 """
 
 import argparse
@@ -65,19 +65,32 @@ def main():
                   f"{ours[1] / take[1]:.2f} |")
 
     print()
-    print("| layout (64×64) | first call of a new layout (ms, wall / CPU) | cached call (ms, wall / CPU) |")
+    print("| new layout (64×64) | first call: construct + lower + transform (ms, wall / CPU) | cached call (ms, wall / CPU) |")
     print("|---|---|---|")
     small = np.zeros((64, 64), np.float32)
     for name, make in LAYOUTS.items():
         first, cached = [], []
         for _ in range(args.repeat):
             compiler._COMPILER_CACHE.clear()
-            layout = make(64)
-            first.append(timed(lambda: layout.transform(small), 1))
-            cached.append(timed(lambda: layout.transform(small), 1))
+            holder = {}
+            first.append(timed(lambda: holder.setdefault("layout", make(64)).transform(small), 1))
+            cached.append(timed(lambda: holder["layout"].transform(small), 1))
         print(f"| {name} | {statistics.median(f[0] for f in first):.2f} / {statistics.median(f[1] for f in first):.2f} "
               f"| {statistics.median(c[0] for c in cached):.3f} / {statistics.median(c[1] for c in cached):.3f} |")
+    # The symbolic evaluation of the issue's latency target (bench/python/latency.py measures more).
+    import sympy as sp
+    from lego import OrderBy, Row
 
+    M, N, BM, BN = sp.symbols("M N BM BN", integer=True, positive=True)
+    pid_m, pid_n, i, j = sp.symbols("pid_m pid_n i j", integer=True)
+    first, cached = [], []
+    for k in range(args.repeat):
+        layout = OrderBy(Row(M, N + k)).TileBy((M // BM, (N + k) // BN), (BM, BN))
+        first.append(timed(lambda: layout[pid_m, pid_n, i, j], 1))
+        cached.append(timed(lambda: layout[pid_m, pid_n, i, j], 1))
+    print(f"| symbolic TileBy L[pid_m, pid_n, i, j] | {statistics.median(f[0] for f in first):.2f} / "
+          f"{statistics.median(f[1] for f in first):.2f} | {statistics.median(c[0] for c in cached):.3f} / "
+          f"{statistics.median(c[1] for c in cached):.3f} |")
 
 if __name__ == "__main__":
     main()

@@ -698,6 +698,20 @@ class GroupBy(LayoutBlock):
     def __repr__(self) -> str:
         return f"GroupBy({self.group_dims}, {self.objects!r})"
 
+    # The published GroupBy conveniences (§1.8): the tensor API's transform, compiled once per shape.
+    def transform(self, array: Any) -> Any:
+        """``array`` gathered through this layout (lego.backend.compiler); the result keeps ``array``'s shape."""
+        from .backend.compiler import get_compiler
+
+        return get_compiler(self, array.shape).transform_numpy(array)
+
+    def inverse_transform(self, array: Any) -> Any:
+        from .backend.compiler import get_compiler
+        from .frontends.python_mlir import _check_layout_invertible
+
+        _check_layout_invertible(self)
+        return get_compiler(self, array.shape).inverse_transform_numpy(array)
+
 
 def _divisibility(size: Any) -> Optional[Any]:
     """``A mod B == 0`` for a tile dim written ``floor(A/B)`` or ``A/B``."""

@@ -251,6 +251,8 @@ pub struct IndexProgram {
     cache: Vec<Option<Vec<i64>>>,
     /// Values of the constant-class nodes.
     consts: Vec<i64>,
+    /// Every offset is proved to lie in `[0, numel)` by interval arithmetic: no check per chunk.
+    in_range: bool,
 }
 
 fn predicate(code: i64) -> Option<Pred> {
@@ -362,12 +364,14 @@ impl IndexProgram {
             streaming,
             cache: Vec::new(),
             consts: Vec::new(),
+            in_range: false,
         };
         program.peephole();
         program.classify();
         program.reassociate();
         program.classify();
         program.fill_cache();
+        program.in_range = program.result_interval().is_some_and(|(lo, hi)| lo >= 0 && hi < program.numel as i128);
         Ok(program)
     }
 
@@ -450,6 +454,12 @@ impl IndexProgram {
             if let Op::And(a, b) = self.ops[k] {
                 if self.constant(b) == Some(1) {
                     if let Op::Add(x, y) = self.ops[a] {
+                        // Only the low bit of each addend matters: `x & odd` is `x` here.
+                        let low = |n: usize| match self.ops[n] {
+                            Op::And(inner, mask) if self.constant(mask).is_some_and(|m| m & 1 == 1) => inner,
+                            _ => n,
+                        };
+                        let (x, y) = (low(x), low(y));
                         let xor = self.xor_of(x, y, &mut shared);
                         self.ops[k] = Op::And(xor, b);
                     }
@@ -652,6 +662,53 @@ impl IndexProgram {
         self.ops = ops;
     }
 
+    /// The interval of the result over the whole index space, when interval arithmetic bounds it within the
+    /// 64-bit range of every intermediate value (so no wrap-around can occur); `None` otherwise.
+    fn result_interval(&self) -> Option<(i128, i128)> {
+        const LIMIT: i128 = i64::MAX as i128;
+        let mut range: Vec<Option<(i128, i128)>> = Vec::with_capacity(self.ops.len());
+        for op in &self.ops {
+            let get = |k: usize| range[k];
+            let nonneg = |k: usize| get(k).filter(|r| r.0 >= 0);
+            let constant = |k: usize| get(k).filter(|r| r.0 == r.1).map(|r| r.0);
+            let value = match op {
+                Op::Const(v) => Some((*v as i128, *v as i128)),
+                Op::Dim(d) => Some((0, self.dims[*d] as i128 - 1)),
+                Op::Sum(terms) => terms.iter().try_fold((0i128, 0i128), |acc, &t| get(t).map(|r| (acc.0 + r.0, acc.1 + r.1))),
+                Op::Add(a, b) => get(*a).zip(get(*b)).map(|(x, y)| (x.0 + y.0, x.1 + y.1)),
+                Op::Sub(a, b) => get(*a).zip(get(*b)).map(|(x, y)| (x.0 - y.1, x.1 - y.0)),
+                Op::Mul(a, b) => get(*a).zip(get(*b)).map(|(x, y)| {
+                    let corners = [x.0 * y.0, x.0 * y.1, x.1 * y.0, x.1 * y.1];
+                    (*corners.iter().min().unwrap_or(&0), *corners.iter().max().unwrap_or(&0))
+                }),
+                Op::DivU(a, b) => nonneg(*a).zip(nonneg(*b)).filter(|(_, y)| y.0 > 0).map(|(x, y)| (x.0 / y.1, x.1 / y.0)),
+                Op::RemU(a, b) => nonneg(*a).zip(nonneg(*b)).filter(|(_, y)| y.0 > 0).map(|(x, y)| (0, x.1.min(y.1 - 1))),
+                Op::Shl(a, s) => nonneg(*a).zip(constant(*s).filter(|s| (0..63).contains(s))).map(|(x, s)| (x.0 << s, x.1 << s)),
+                Op::ShrU(a, s) | Op::ShrS(a, s) => {
+                    nonneg(*a).zip(constant(*s).filter(|s| (0..63).contains(s))).map(|(x, s)| (x.0 >> s, x.1 >> s))
+                }
+                Op::And(a, b) => match (nonneg(*a), nonneg(*b)) {
+                    (Some(x), Some(y)) => Some((0, x.1.min(y.1))),
+                    (Some(x), None) | (None, Some(x)) => Some((0, x.1)),
+                    _ => None,
+                },
+                Op::Or(a, b) | Op::Xor(a, b) => nonneg(*a).zip(nonneg(*b)).map(|(x, y)| {
+                    let top = x.1.max(y.1);
+                    (0, if top <= 0 { 0 } else { (1i128 << (128 - top.leading_zeros())) - 1 })
+                }),
+                Op::MaxS(a, b) => get(*a).zip(get(*b)).map(|(x, y)| (x.0.max(y.0), x.1.max(y.1))),
+                Op::MinS(a, b) => get(*a).zip(get(*b)).map(|(x, y)| (x.0.min(y.0), x.1.min(y.1))),
+                Op::MaxU(a, b) => nonneg(*a).zip(nonneg(*b)).map(|(x, y)| (x.0.max(y.0), x.1.max(y.1))),
+                Op::MinU(a, b) => nonneg(*a).zip(nonneg(*b)).map(|(x, y)| (x.0.min(y.0), x.1.min(y.1))),
+                Op::Cmp(..) => Some((0, 1)),
+                Op::Select(_, a, b) => get(*a).zip(get(*b)).map(|(x, y)| (x.0.min(y.0), x.1.max(y.1))),
+                _ => None,
+            };
+            range.push(value.filter(|r| r.0 >= -LIMIT - 1 && r.1 <= LIMIT));
+        }
+        range[self.result]
+    }
+
     /// Evaluates the invariant nodes over the inner block; keeps those read by other classes (or the result).
     fn fill_cache(&mut self) {
         let n = self.ops.len();
@@ -720,8 +777,8 @@ impl IndexProgram {
 
     #[inline(always)]
     /// Offsets of positions `[start, start + len)` of one inner block whose outer index is `outer` (scalar
-    /// values per node given) into `out`.
-    fn offsets(&self, scalars: &[i64], start: usize, vectors: &mut [Vec<i64>], out: &mut [i64]) {
+    /// values per node given): the result node's vector (or `out` filled, for a scalar result).
+    fn offsets<'v>(&'v self, scalars: &[i64], start: usize, vectors: &'v mut [Vec<i64>], out: &'v mut [i64]) -> &'v [i64] {
         let len = out.len();
         let n = self.ops.len();
         for k in 0..n {
@@ -751,9 +808,12 @@ impl IndexProgram {
             vectors[k] = buffer;
         }
         match self.class[self.result] {
-            Class::Scalar | Class::Const => out.fill(scalars[self.result]),
-            Class::Invariant => out.copy_from_slice(&self.cache[self.result].as_deref().unwrap_or(&[])[start..start + len]),
-            Class::Vector => out.copy_from_slice(&vectors[self.result][..len]),
+            Class::Scalar | Class::Const => {
+                out.fill(scalars[self.result]);
+                out
+            }
+            Class::Invariant => &self.cache[self.result].as_deref().unwrap_or(&[])[start..start + len],
+            Class::Vector => &vectors[self.result][..len],
         }
     }
 
@@ -830,8 +890,8 @@ impl IndexProgram {
             while start < self.block {
                 let len = CHUNK.min(self.block - start);
                 for (g, row) in scalars.iter().take(count).enumerate() {
-                    self.offsets(row, start, &mut vectors, &mut offsets[..len]);
-                    visit((first + g) * self.block + start, &offsets[..len])?;
+                    let chunk = self.offsets(row, start, &mut vectors, &mut offsets[..len]);
+                    visit((first + g) * self.block + start, chunk)?;
                 }
                 start += len;
             }
@@ -924,6 +984,12 @@ impl IndexProgram {
         self.ops.iter().enumerate().map(|(k, op)| format!("{k} {:?} {op:?}", self.class[k])).collect()
     }
 
+    /// Whether every offset is proved in range (no per-chunk check).
+    #[getter]
+    fn in_range(&self) -> bool {
+        self.in_range
+    }
+
     /// A description of the program (node counts per class, inner block), for tests and docs.
     fn summary(&self) -> (usize, usize, usize, usize, bool) {
         let count = |c: Class| self.class.iter().filter(|&&x| x == c).count();
@@ -947,9 +1013,9 @@ impl IndexProgram {
         let outcome = py.detach(|| {
             catch(|| {
                 self.for_each_chunk(|base, offsets| {
-                    // One vectorisable pass (max as unsigned: a negative offset is huge) before any access.
-                    let largest = offsets.iter().fold(0u64, |m, &o| m.max(o as u64));
-                    if largest >= numel {
+                    // Unless interval arithmetic proved every offset in range: one vectorisable pass (max as
+                    // unsigned: a negative offset is huge) before any access.
+                    if !self.in_range && offsets.iter().fold(0u64, |m, &o| m.max(o as u64)) >= numel {
                         let bad = offsets.iter().copied().find(|&o| (o as u64) >= numel).unwrap_or(-1);
                         return Err(format!(
                             "the layout maps a position to offset {bad}, outside the {numel} elements: it is not a bijection on this shape"

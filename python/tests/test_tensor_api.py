@@ -458,3 +458,20 @@ def test_rewrites_leave_few_vector_operations():
     assert Swizzle((4096, 4096))._compiled.program.summary()[2] == 3
     dump = "\n".join(Swizzle((4096, 4096))._compiled.program.dump())
     assert "Xor" in dump and "Const(4095)" in dump
+    # Interval arithmetic proves the offsets in range (no per-chunk check) for these, not for a map that leaves it.
+    for layout in (Swizzle((64, 64)), ZCurve((64, 64)), TiledPermute((64, 64), (8, 8)), ColMajor((3, 5))):
+        assert layout._compiled.program.in_range
+    outside = LegoLayout(GroupBy([(4,)], [OrderBy(GenP((4,), lambda a: 2 * a[0], lambda x: (sp.floor(x / 2),)))]))
+    assert not outside._compiled.program.in_range
+
+
+def test_group_by_conveniences():
+    """§1.8: GroupBy.transform / inverse_transform keep the input's shape."""
+    g = OrderBy(Col(4, 8)).GroupBy([(4, 8)])
+    x = np.arange(32.0).reshape(4, 8)
+    y = g.transform(x)
+    assert y.shape == (4, 8) and y.ravel().tolist() == [i + 4 * j for i in range(4) for j in range(8)]
+    assert np.array_equal(g.inverse_transform(y), x)
+    t = OrderBy(Row(8, 8)).TileBy((2, 2), (4, 4))
+    z = t.transform(np.arange(64).reshape(8, 8))
+    assert z.shape == (8, 8) and z.ravel()[:8].tolist() == [0, 1, 2, 3, 8, 9, 10, 11]

@@ -438,9 +438,29 @@ def Tiled(shape: Sequence[int], tile_shape: Sequence[int]) -> TiledView:
     return TiledView(shape, tile_shape)
 
 
+def _shifted(value: Any, k: int) -> Any:
+    """``⌊value / 2^k⌋``, unevaluated."""
+    if k == 0:
+        return value
+    return sympy.floor(sympy.Mul(value, sympy.Rational(1, 2 ** k), evaluate=False), evaluate=False)
+
+
 def _bits(value: Any, k: int) -> Any:
-    """Bit ``k`` of a non-negative integer expression, as floor/Mod arithmetic."""
-    return sympy.Mod(sympy.floor(value / 2 ** k), 2)
+    """Bit ``k`` of a non-negative integer expression, as floor/Mod arithmetic. Built unevaluated: SymPy's
+    automatic simplification of nested floor/Mod (assumption queries) made constructing a 12-bit Swizzle take
+    tens of milliseconds; lego-lower simplifies the arithmetic anyway."""
+    shifted = value if k == 0 else sympy.floor(sympy.Mul(value, sympy.Rational(1, 2 ** k), evaluate=False),
+                                               evaluate=False)
+    return sympy.Mod(shifted, 2, evaluate=False)
+
+
+def _sum(terms: Sequence[Any]) -> Any:
+    terms = list(terms)
+    return terms[0] if len(terms) == 1 else sympy.Add(*terms, evaluate=False)
+
+
+def _scaled(term: Any, factor: int) -> Any:
+    return term if factor == 1 else sympy.Mul(factor, term, evaluate=False)
 
 
 def _log2_exact(n: int) -> Optional[int]:
@@ -466,11 +486,11 @@ def ZCurve(shape: Sequence[int]) -> LegoLayout:
 
     def forward(idx: Sequence[Any]) -> Any:
         i, j = idx
-        return sum(_bits(i, k) * 4 ** k + _bits(j, k) * 2 * 4 ** k for k in range(nb))
+        return _sum([_scaled(_bits(i, k), 4 ** k) for k in range(nb)] + [_scaled(_bits(j, k), 2 * 4 ** k) for k in range(nb)])
 
     def inverse(flat: Any) -> Tuple[Any, Any]:
-        i = sum(_bits(flat, 2 * k) * 2 ** k for k in range(nb))
-        j = sum(_bits(flat, 2 * k + 1) * 2 ** k for k in range(nb))
+        i = _sum([_scaled(_bits(flat, 2 * k), 2 ** k) for k in range(nb)])
+        j = _sum([_scaled(_bits(flat, 2 * k + 1), 2 ** k) for k in range(nb)])
         return i, j
 
     return LegoLayout(GroupBy([shape], [OrderBy(GenP(shape, forward, inverse))]), shape)
@@ -500,17 +520,21 @@ def Swizzle(shape: Sequence[int], num_bits: Optional[int] = None) -> LegoLayout:
 
     def xor_low(value: Any, key: Any) -> Any:
         # value XOR key for key < 2^num_bits: the high part of value kept, the low bits added mod 2.
-        high = value - sympy.Mod(value, group) if num_bits else value
-        low = sum(sympy.Mod(_bits(value, k) + _bits(key, k), 2) * 2 ** k for k in range(num_bits))
-        return high + low
+        if not num_bits:
+            return value
+        high = sympy.Add(value, sympy.Mul(-1, sympy.Mod(value, group, evaluate=False), evaluate=False), evaluate=False)
+        # Bit k of the XOR: the parity of ⌊value/2^k⌋ + ⌊key/2^k⌋.
+        low = [_scaled(sympy.Mod(sympy.Add(_shifted(value, k), _shifted(key, k), evaluate=False), 2, evaluate=False),
+                       2 ** k) for k in range(num_bits)]
+        return _sum([high] + low)
 
     def forward(idx: Sequence[Any]) -> Any:
         i, j = idx
-        return i * ncols + xor_low(j, i)
+        return sympy.Add(sympy.Mul(i, ncols, evaluate=False), xor_low(j, i), evaluate=False)
 
     def inverse(flat: Any) -> Tuple[Any, Any]:
-        r = sympy.floor(flat / ncols)
-        return r, xor_low(sympy.Mod(flat, ncols), r)
+        r = sympy.floor(sympy.Mul(flat, sympy.Rational(1, ncols), evaluate=False), evaluate=False)
+        return r, xor_low(sympy.Mod(flat, ncols, evaluate=False), r)
 
     return LegoLayout(GroupBy([shape], [OrderBy(GenP(shape, forward, inverse))]), shape)
 
