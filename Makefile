@@ -64,9 +64,10 @@ demo: build
 	./target/debug/lego-opt examples/paper-fig2.mlir --lego-lower
 	@$(MAKE) --no-print-directory python-demo
 
+PYTHON_TEST_PACKAGES += triton numba jax torch  # the JIT frontends' tests (python/tests/test_jit_*.py; docs/python.md)
 python-env: setup
 	@[ -x $(VENV_PYTHON) ] || python3 -m venv $(VENV)
-	@$(VENV_PYTHON) -c "import maturin, pytest, numpy, sympy, torch" 2>/dev/null || \
+	@$(VENV_PYTHON) -c "import maturin, pytest, numpy, sympy, torch, triton, numba, jax" 2>/dev/null || \
 	  $(VENV_PYTHON) -m pip install --quiet $(PYTHON_TEST_PACKAGES)
 
 # `pip install ./python` into the venv: maturin builds the extension module (release profile, the workspace's

@@ -20,6 +20,7 @@ from . import autotune
 from .backend.compiler import DType
 from . import jit  # noqa: E402 (the JIT frontends: lego.jit is callable, docs/python.md)
 from .jit import cutile_jit, get_cutile_kernel_source, get_kernel_source  # noqa: E402
+from .jit.builders import CompileResult, DType, GPUTarget, KernelBuilder, LayoutBuffer, compile, compile_all  # noqa: E402,A001
 
 __all__ = list(_core_all) + ["core", "__version__", "row", "col", "reg_p", "order_by", "tile_by", "group_by",
                               "gen_p", "LegoLayout", "RowMajor", "ColMajor", "Transposed", "TiledPermute", "Tiled",

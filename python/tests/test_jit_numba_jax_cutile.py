@@ -118,3 +118,49 @@ def test_cutile_source():
         assert got.tolist() == [algebra(layout, bid, t) for t in range(TILE)]
     # Same text through cutile_jit(return_source=True) on the bare function.
     assert cutile_jit(K.cutile_copy, return_source=True) == get_cutile_kernel_source(K.cutile_copy)
+
+
+def test_unwrap_helpers_and_temp_file(tmp_path, monkeypatch):
+    from lego.jit import _adapter as A
+
+    class Fn:
+        pass
+
+    inner = lambda: 0  # noqa: E731
+    outer, middle = Fn(), Fn()
+    outer.fn, middle.fn = middle, inner
+    assert A.try_fn_chain_unwrap(outer) == (inner, [outer, middle])
+    assert A.try_fn_chain_unwrap(inner) == (inner, [])
+    wrapped = Fn()
+    wrapped.py_func = inner
+    assert A.try_py_func_unwrap(wrapped) == (inner, [wrapped])
+    wrapped.__wrapped__ = inner
+    assert A.try_wrapped_unwrap(wrapped) == (inner, [wrapped])
+    monkeypatch.setenv("LEGO_TEMP_DIR", str(tmp_path))
+    monkeypatch.delenv("LEGO_SAVE_KERNEL", raising=False)
+    source = "def k(a):\n    return a + 1\n"
+    tree = ast.parse(source)
+    assert A.write_and_exec_temp_file(source, tree, K.numba_matmul.py_func, return_source=True) == (source, None)
+    assert list(tmp_path.iterdir()) == []  # removed unless LEGO_SAVE_KERNEL
+
+    def k(a):
+        return a
+
+    namespace, fn = A.write_and_exec_temp_file(source, tree, k)
+    assert fn(1) == 2 and fn.__code__.co_filename.startswith(str(tmp_path))
+
+
+def test_lego_debug_prints_the_kernel(monkeypatch, capsys):
+    monkeypatch.setenv("LEGO_DEBUG", "1")
+    numba_jit.get_kernel_source(K.numba_vecadd)
+    assert "def numba_vecadd" in capsys.readouterr().err
+
+
+def test_gpu_ir_builder():
+    from lego import OrderBy, Row
+    from lego.jit import builders as B
+
+    _, text = B.GPUIRBuilder(OrderBy(Row(4, 8)), (4, 8)).build_module()
+    assert "gpu.launch" in text and "lego." in text and "arith.cmpi" in text
+    words, _ = B.compile_to_spirv(B.GPUIRBuilder(OrderBy(Row(4, 8)), (4, 8)))
+    assert words[0] == 0x07230203
