@@ -97,6 +97,14 @@ def test_tiled_offset_line(language):
     assert "None" not in line and "OrderBy" not in source
 
 
+def test_published_adapter_module():
+    from lego.frontends import _adapter
+
+    assert _adapter.SourceGenAdapter is lego.frontends._sourcegen.SourceGenAdapter
+    assert _adapter.source_generate(vecadd, LEGOJSCodePrinter) == lego.js_gen.generate(vecadd)
+    assert issubclass(_adapter.SourceGenAdapter, _adapter.DSLAdapter)
+
+
 def test_printer_renderings():
     a, b = sp.symbols("a b", integer=True, positive=True)
     floor, mod = sp.floor(a / b), sp.Mod(a, b)

@@ -204,3 +204,45 @@ def test_assert_bounds_checks_the_domain():
     assert namespace["apply_t"](3, 3, 1, 1) == tiled_expected(3, 3, 1, 1)
     with pytest.raises(Exception, match="i0 < 4"):
         namespace["apply_t"](4, 0, 0, 0)
+
+
+def test_cuda_output_runs_as_host_code(tmp_path):
+    # __host__ __device__ functions are host functions too (as lego-translate's own tests run them).
+    main = r"""
+#include <cstdio>
+int main() {
+  for (unsigned long long a = 0; a < 4; a++) for (unsigned long long b = 0; b < 4; b++)
+    for (unsigned long long c = 0; c < 2; c++) for (unsigned long long d = 0; d < 2; d++) {
+      unsigned long long r0, r1, r2, r3;
+      apply_inverse_t(apply_t(a, b, c, d), r0, r1, r2, r3);
+      std::printf("%llu %llu:%llu:%llu:%llu\n", apply_t(a, b, c, d), r0, r1, r2, r3);
+    }
+}
+"""
+    text = "#define __host__\n#define __device__\n" + lego.translate(TILED, "cuda", name="t")
+    out = compile_and_run(tmp_path, "cuda", text, main, ".cpp", ["c++", "-std=c++17"])
+    assert out[0::2] == EXPECTED_TABLE and out[1::2] == EXPECTED_INVERSE
+
+
+def test_glsl_and_wgsl_output_validate(tmp_path):
+    glslang, naga = shutil.which("glslangValidator"), shutil.which("naga")
+    assert glslang and naga, "glslangValidator and naga are needed (make setup installs them)"
+    glsl = ("#version 450\n" + lego.translate(TILED, "glsl", name="t")
+            + "\nlayout(local_size_x = 64) in;\nlayout(std430, binding = 0) buffer Data { uint d[]; };\n"
+              "void main() {\n  uint r0, r1, r2, r3;\n  apply_inverse_t(apply_t(d[0], d[1], d[2], d[3]), r0, r1, r2, r3);\n"
+              "  d[4] = r0 + r1 + r2 + r3;\n}\n")
+    (tmp_path / "t.comp").write_text(glsl)
+    subprocess.run([glslang, str(tmp_path / "t.comp")], check=True, capture_output=True)
+    wgsl = (lego.translate(TILED, "wgsl", name="t")
+            + "\n@group(0) @binding(0) var<storage, read_write> d: array<u32>;\n@compute @workgroup_size(64)\n"
+              "fn main() {\n  d[4] = apply_inverse_t(apply_t(d[0], d[1], d[2], d[3])).r0;\n}\n")
+    (tmp_path / "t.wgsl").write_text(wgsl)
+    subprocess.run([naga, str(tmp_path / "t.wgsl")], check=True, capture_output=True)
+
+
+def test_translate_accepts_a_lego_layout():
+    assert lego.translate(lego.ColMajor((4, 8)), "python", name="c") == \
+        lego.translate(lego.ColMajor((4, 8)).layout, "python", name="c")
+    namespace = run_python(lego.translate(lego.ColMajor((4, 8)), "python", name="c"))
+    assert [namespace["apply_c"](i, j) for i in range(4) for j in range(8)] == \
+        [i + 4 * j for i in range(4) for j in range(8)]
