@@ -64,7 +64,7 @@ fn read(session: &Session, text: &str, file_name: &str, pipeline: &str) -> Resul
     match outcome {
         Ok(Ok(read)) => Ok(read),
         Ok(Err(reason)) => Err(messages.into_iter().chain(std::iter::once(reason)).collect::<Vec<_>>().join("\n")),
-        Err(_) => Err("internal error in lego (a bug: please report it): a panic while reading the module".to_string()),
+        Err(panic) => Err(format!("internal error in lego (a bug: please report it) while reading the module: {}", crate::guard::panic_message(panic))),
     }
 }
 

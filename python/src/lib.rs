@@ -13,6 +13,7 @@ mod arith;
 mod desc;
 mod differential;
 mod emit;
+mod guard;
 mod jit;
 mod readback;
 mod transform;
@@ -248,6 +249,7 @@ fn _lego(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(translate::translate_languages, module)?)?;
     jit::register(module)?;
     module.add_function(wrap_pyfunction!(arith::arith_nodes, module)?)?;
+    module.add_function(wrap_pyfunction!(guard::raise_panic, module)?)?;
     module.add_class::<transform::IndexProgram>()?;
     module.add_function(wrap_pyfunction!(transform::random_layout_tables, module)?)?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;

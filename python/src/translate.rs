@@ -156,14 +156,7 @@ fn run(session: &Session, functions: &[Wanted], language: Language, options: Opt
         Ok(Ok(None)) if messages.is_empty() => Err(format!("the layout cannot be translated to {}", language.display_name())),
         Ok(Ok(None)) => Err(messages.join("\n")),
         Ok(Err(reason)) => Err(std::iter::once(reason).chain(messages).collect::<Vec<_>>().join("\n")),
-        Err(panic) => {
-            let what = panic
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_else(|| "unknown panic".to_string());
-            Err(format!("internal error in lego (a bug: please report it): {what}"))
-        }
+        Err(panic) => Err(format!("internal error in lego (a bug: please report it) while translating: {}", crate::guard::panic_message(panic))),
     }
 }
 
@@ -188,8 +181,7 @@ pub fn translate(
         )));
     };
     let options = Options::new(Some(chosen), index_bitwidth, assert_bounds).map_err(pyo3::exceptions::PyValueError::new_err)?;
-    let wanted = catch_unwind(AssertUnwindSafe(|| functions.iter().map(|item| wanted(&item)).collect::<PyResult<Vec<_>>>()))
-        .map_err(|_| LegoError::new_err("internal error in lego (a bug: please report it): a panic while reading the request"))??;
+    let wanted = crate::guard::guard("reading the translation request", || functions.iter().map(|item| wanted(&item)).collect::<PyResult<Vec<_>>>())?;
     run(&session, &wanted, chosen, options, source).map_err(LegoError::new_err)
 }
 

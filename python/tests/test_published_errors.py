@@ -77,3 +77,13 @@ def test_verifier_error_in_a_generated_translation_is_located():
     with pytest.raises(LegoError) as error:
         lego.translate(layout, "rust")
     assert f"test_published_errors.py:{line}:1: error:" in str(error.value)
+
+
+def test_a_rust_panic_becomes_a_lego_error():
+    from lego import _lego
+
+    with pytest.raises(LegoError, match=r"internal error in lego \(a bug: please report it\) while running the panic "
+                                        r"test hook: boom 42"):
+        _lego.raise_panic("boom 42")
+    # The interpreter and the session go on.
+    assert OrderBy(Row(4, 8)).GroupBy([(4, 8)])[1, 2] == 10
