@@ -99,8 +99,20 @@ def translate(layout: Any, language: str, name: str = "layout", inverse: Optiona
     if inverse:
         flat = sympy.Symbol("_lego_translate_flat", integer=True)
         functions.append(_request(layout, f"apply_inverse_{name}", "inv", [flat], ["flat"]))
-    return _bridge._lego.translate(_bridge.session(), functions, language, assert_bounds=assert_bounds,
-                                   index_bitwidth=index_bitwidth, source=name)
+    # Equal requests print equal text: translated once (a symbolic inverse costs lego-lower's simplifier
+    # hundreds of ms). Errors are not cached.
+    key = (repr(functions), language, bool(assert_bounds), index_bitwidth, name)
+    cached = _CACHE.get(key)
+    if cached is None:
+        cached = _bridge._lego.translate(_bridge.session(), functions, language, assert_bounds=assert_bounds,
+                                         index_bitwidth=index_bitwidth, source=name)
+        if len(_CACHE) >= 256:
+            _CACHE.clear()
+        _CACHE[key] = cached
+    return cached
+
+
+_CACHE: dict = {}
 
 
 LANGUAGES: Tuple[str, ...] = tuple(_bridge._lego.translate_languages())
