@@ -641,7 +641,9 @@ _CPU_TARGETS: Dict[str, CPUTarget] = {
     "x86": CPUTarget("x86", "lego-to-x86-vector", "skx"),
     "arm-neon": CPUTarget("arm-neon", "lego-to-arm-neon", "cortex-a76"),
     "arm-sve": CPUTarget("arm-sve", "lego-to-arm-sve", "a64fx"),
-    "cpu": CPUTarget("cpu", "lego-to-x86-vector", "skx"),
+    # The published package's `cpu` is x86; lego-rs has no vectorizing pipeline, so `cpu` is lego-to-llvm with
+    # the host CPU handed to llc (`-mcpu=native`), and `scalar` the same for a generic x86-64.
+    "cpu": CPUTarget("cpu", "lego-to-llvm"),
     "scalar": CPUTarget("scalar", "lego-to-llvm"),
 }
 _BUILT_CPU_PIPELINES = {"lego-to-llvm"}
