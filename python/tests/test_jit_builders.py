@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import lego
+from lego.backend.compiler import LayoutCompiler
 from lego import Col, OrderBy, RegP, Row, _lego
 from lego.jit import builders as B
 
@@ -128,7 +129,10 @@ def test_cpu_layout_compiler_against_algebra():
     for index in np.ndindex(2, 4, 4, 4):
         assert out.reshape(-1)[np.ravel_multi_index(index, (2, 4, 4, 4))] == algebra(TILED_JSON, *index)
     np.testing.assert_array_equal(compiler.inverse_transform_numpy(out), x.reshape(8, 16))
-    assert "llvm.func @apply" in compiler.compile()
+    assert compiler.compile() is compiler  # the tensor API's LayoutCompiler: one class for the package
+    assert isinstance(compiler, LayoutCompiler) and B.LayoutCompiler is LayoutCompiler
+    llvm = compiler.llvm_module()
+    assert "llvm.func @roundtrip" in llvm and "lego." not in llvm
 
 
 def test_cpu_symbolic_dims_resolved_or_error():
@@ -137,6 +141,9 @@ def test_cpu_symbolic_dims_resolved_or_error():
     M, N = sp.symbols("M N", integer=True, positive=True)
     compiler = B.get_compiler(OrderBy(Row(M, N)), (3, 4))
     assert compiler.dims == (3, 4)
+    # the symbolic forward map in LLVM: (M, N, i, j) -> i·N + j, the size symbols first (sorted by name)
+    assert "llvm.func @roundtrip(%arg0: i64, %arg1: i64, %arg2: i64, %arg3: i64)" in compiler.llvm_module()
+    assert "llvm.mul %arg2, %arg1" in compiler.llvm_module()
     with pytest.raises(ValueError, match="Cannot resolve symbolic dimension"):
         B.get_compiler(OrderBy(Row(M * N, 2)), (12, 2))
 

@@ -93,6 +93,17 @@ def _tool(name: str) -> str:
                        "(`make setup` installs them)")
 
 
+def _linker() -> str:
+    """clang-22 (make setup); the system C compiler driver links a shared object as well."""
+    try:
+        return _tool("clang")
+    except RuntimeError:
+        found = shutil.which("cc") or shutil.which("gcc")
+        if found:
+            return found
+        raise
+
+
 _SO_CACHE: Dict[str, ctypes.CDLL] = {}
 
 
@@ -109,7 +120,7 @@ def build_shared_object(llvm_ir: str, opt_level: int = 2, mcpu: Optional[str] = 
     llc = [_tool("llc"), f"-O{int(opt_level)}", "-filetype=obj", "-relocation-model=pic", ll, "-o", obj]
     if mcpu:
         llc.insert(1, f"-mcpu={mcpu}")
-    for command in (llc, [_tool("clang"), "-shared", obj, "-o", so, "-lm"]):
+    for command in (llc, [_linker(), "-shared", obj, "-o", so, "-lm"]):
         result = subprocess.run(command, capture_output=True, text=True)
         if result.returncode != 0:
             raise RuntimeError(f"{os.path.basename(command[0])} failed: {result.stderr.strip()}")

@@ -670,87 +670,16 @@ def _layout_function(layout: LayoutBlock, name: str = "apply") -> str:
     return f"func.func @{name}({args}) -> index {{\n" + "\n".join(e.lines) + "\n}\n"
 
 
-class LayoutCompiler:
-    """A layout compiled for the CPU (``lego-to-llvm``): ``compile()`` gives the LLVM-dialect module;
-    ``transform_numpy`` applies the layout's permutation (its table comes from ``L.inv`` through
-    ``lego-lower``)."""
-
-    def __init__(self, layout: Any, shape: Sequence[int], dtype: Any = "f32",
-                 dim_bindings: Optional[Dict[Any, int]] = None) -> None:
-        layout = _as_layout(layout, shape)
-        if dim_bindings:
-            bindings = {sympy.Symbol(str(k), integer=True, positive=True) if isinstance(k, str) else k: v
-                        for k, v in dim_bindings.items()}
-            self._subs = bindings
-        else:
-            self._subs = self._solve(layout, shape)
-        self.layout = layout
-        self.shape = tuple(shape)
-        self.dtype = dtype
-        self.dims = tuple(int(sympy.sympify(d).subs(self._subs)) for d in layout.dims())
-
-    @staticmethod
-    def _solve(layout: LayoutBlock, shape: Sequence[int]) -> Dict[Any, int]:
-        dims = [sympy.sympify(d) for d in layout.dims()]
-        if len(dims) != len(shape):
-            dims = [sympy.Mul(*dims)]
-            shape = [int(np.prod(shape))]
-        known: Dict[Any, int] = {}
-        progress = True
-        while progress:
-            progress = False
-            for d, s in zip(dims, shape):
-                rest = d.subs(known)
-                free = list(rest.free_symbols)
-                if len(free) == 1:
-                    solutions = [v for v in sympy.solve(sympy.Eq(rest, s), free[0]) if v.is_Integer and v > 0]
-                    if solutions:
-                        known[free[0]] = int(solutions[0])
-                        progress = True
-        left = set().union(*[d.free_symbols for d in dims]) - set(known)
-        if left:
-            raise ValueError(f"Cannot resolve symbolic dimension(s) {sorted(map(str, left))} from shape {tuple(shape)}")
-        return known
-
-    @property
-    def mlir_text(self) -> str:
-        return _layout_function(self._concrete())
-
-    def _concrete(self) -> LayoutBlock:
-        if not self._subs:
-            return self.layout
-        raise NotImplementedError("symbolic layouts: bind the sizes in the layout itself for the LLVM output")
-
-    def compile(self, pipeline_name: str = "lego-to-llvm") -> str:
-        return _lego.compile_module(self.mlir_text, f"builtin.module({pipeline_name})")
-
-    def get_permutation_table(self) -> Tuple[np.ndarray, np.ndarray]:
-        n = int(np.prod(self.dims))
-        flat = sympy.Symbol("_lego_x", integer=True, nonnegative=True)
-        index = [sympy.sympify(e).subs(self._subs) for e in self.layout.inv(flat)]
-        # Float evaluation of floor/Mod is exact below 2**53 elements.
-        f = sympy.lambdify([flat], index, modules="numpy")
-        xs = np.arange(n, dtype=np.float64)
-        idx = [np.broadcast_to(np.rint(np.asarray(v, dtype=np.float64)).astype(np.int64), xs.shape) for v in f(xs)]
-        fwd = np.ravel_multi_index(tuple(idx), self.dims).astype(np.int64)  # dst position of src element x
-        inv = np.empty_like(fwd)
-        inv[fwd] = np.arange(n)
-        return fwd, inv
-
-    def transform_numpy(self, arr: np.ndarray) -> np.ndarray:
-        fwd, _ = self.get_permutation_table()
-        out = np.empty(arr.size, dtype=arr.dtype)
-        out[fwd] = np.asarray(arr).reshape(-1)
-        return out.reshape(arr.shape)
-
-    def inverse_transform_numpy(self, arr: np.ndarray) -> np.ndarray:
-        fwd, _ = self.get_permutation_table()
-        return np.asarray(arr).reshape(-1)[fwd].reshape(arr.shape)
+# One LayoutCompiler for the package: the tensor API's (lego.backend.compiler, §5.4). `lego.compile(...,
+# target="cpu")` returns it; its `llvm_module()` is the LLVM-dialect module of the layout's forward map.
+from ..backend.compiler import LayoutCompiler, get_compiler as _tensor_get_compiler  # noqa: E402
 
 
-def get_compiler(layout: Any, shape: Sequence[int], dtype: Any = "f32",
+def get_compiler(layout: Any, shape: Optional[Sequence[int]] = None, dtype: Any = "f32",
                  dim_bindings: Optional[Dict[Any, int]] = None) -> LayoutCompiler:
-    return LayoutCompiler(layout, shape, dtype, dim_bindings)
+    """``lego.backend.compiler.get_compiler`` on ``layout`` (a bare layout, or dims, as ``lego.compile``
+    takes them)."""
+    return _tensor_get_compiler(_as_layout(layout, shape), shape, dtype, dim_bindings)
 
 
 def compile_to_wasm(layout: Any, shape: Optional[Sequence[int]] = None) -> bytes:
@@ -778,7 +707,7 @@ def compile(layout_or_builder: Any, shape: Optional[Sequence[int]] = None, targe
             **kwargs: Any) -> Any:
     """``lego.compile``: a ``LayoutCompiler`` (cpu), wasm bytes, or a ``CompileResult`` (GPU / SPIR-V)."""
     if target == "cpu":
-        return get_compiler(layout_or_builder, shape, dtype)
+        return get_compiler(layout_or_builder, shape, dtype, kwargs.get("dim_bindings"))
     if target == "wasm":
         return compile_to_wasm(layout_or_builder, shape)
     if target in _GPU_TARGETS:
