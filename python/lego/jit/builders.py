@@ -5,8 +5,8 @@ A kernel is written as MLIR text — a public ``func.func`` holding one ``gpu.la
 in-process by ``lego._lego.compile_module`` with one of the registry's pipelines: ``lego-to-nvvm`` (PTX),
 ``lego-to-rocdl`` (AMDGCN), ``lego-to-llvmspirv`` (OpenCL SPIR-V), ``lego-to-spirv`` (Vulkan SPIR-V, then
 ``naga`` for WGSL / MSL / GLSL), ``lego-to-wasm``, ``lego-to-llvm``. ``lego-lower`` inside each pipeline turns
-the layouts into index arithmetic. ``build_module()`` returns ``(None, text)``: there are no MLIR Python
-bindings here, the text is the module (docs/python.md, "Kernel builders")."""
+the layouts into index arithmetic. ``build_module()`` returns ``(module, text)``: lego-rs's parsed and verified
+module (``lego._lego.Module``) and its text (docs/python.md, "Kernel builders")."""
 
 from __future__ import annotations
 
@@ -114,9 +114,76 @@ class _Emitter:
             self.emit(f"{name} = lego.order_by({', '.join(parts)}) : !lego.layout")
             return name
         if isinstance(layout, GenP):
-            raise NotImplementedError("GenP layouts in kernel builders: not supported yet (use Row/Col/RegP/OrderBy/"
-                                      "GroupBy/TileBy, or evaluate L[...] and build the index by hand)")
+            return self.gen_p(layout)
         raise TypeError(f"{layout!r} is not a layout")
+
+
+    def gen_p(self, layout: GenP) -> str:
+        """``lego.gen_p`` with its ``apply`` region (and ``inv`` when the layout has an inverse) written from the
+        SymPy bodies, as the tensor API emits them (lego._bridge.to_desc), as arith text."""
+        from .._bridge import ExprContext, to_desc
+
+        dims = _ints(layout.dims(), "gen_p")
+        name = self.fresh("l")
+        saved = self.indent
+        args = [f"%ga{self.counter}_{k}" for k in range(len(layout._indices))]
+        self.emit(f"{name} = lego.gen_p {dims} apply ({', '.join(f'{a}: index' for a in args)}) {{")
+        self.indent = saved + "  "
+        ctx = ExprContext({}, {x: k for k, x in enumerate(layout._indices)})
+        flat = self._desc(to_desc(layout._apply_expr, ctx), args)
+        self.emit(f"lego.yield {flat} : index")
+        self.indent = saved
+        if layout._inv_exprs is not None:
+            x = f"%gx{self.counter}"
+            self.emit(f"}} inv ({x}: index) {{")
+            self.indent = saved + "  "
+            ctx = ExprContext({}, {layout._flat: 0})
+            values = [self._desc(to_desc(e, ctx), [x]) for e in layout._inv_exprs]
+            self.emit(f"lego.yield {', '.join(values)} : {', '.join('index' for _ in values)}")
+            self.indent = saved
+        self.emit("} : !lego.layout")
+        return name
+
+    _BINARY = {"sub": "subi", "floordiv": "divui", "ceildiv": "ceildivui", "mod": "remui"}
+    _NARY = {"add": "addi", "mul": "muli", "max": "maxui", "min": "minui"}
+    _CMP = {"lt": "slt", "le": "sle", "gt": "sgt", "ge": "sge", "eq": "eq", "ne": "ne"}
+
+    def _desc(self, desc: Tuple[Any, ...], block: List[str]) -> str:
+        """arith ops (index) of a lego._bridge descriptor; region arguments are ``block``. Divisions are
+        unsigned: a gen_p's indices are non-negative."""
+        kind = desc[0]
+
+        def op(text: str, ty: str = "index") -> str:
+            out = self.fresh("g")
+            self.emit(f"{out} = {text} : {ty}")
+            return out
+
+        if kind == "int":
+            return op(f"arith.constant {int(desc[1])}")
+        if kind == "bool":
+            return op(f"arith.constant {'true' if desc[1] else 'false'}", "i1")
+        if kind == "barg":
+            return block[desc[1]]
+        if kind == "arg":
+            raise ValueError("kernel builders need concrete sizes: a GenP body with a size symbol")
+        if kind in self._NARY:
+            values = [self._desc(d, block) for d in desc[1]]
+            acc = values[0]
+            for value in values[1:]:
+                acc = op(f"arith.{self._NARY[kind]} {acc}, {value}")
+            return acc
+        if kind in self._BINARY:
+            a, b = self._desc(desc[1], block), self._desc(desc[2], block)
+            return op(f"arith.{self._BINARY[kind]} {a}, {b}")
+        if kind == "cmp":
+            a, b = self._desc(desc[2], block), self._desc(desc[3], block)
+            out = self.fresh("g")
+            self.emit(f"{out} = arith.cmpi {self._CMP[desc[1]]}, {a}, {b} : index")
+            return out
+        if kind == "select":
+            c, a, b = (self._desc(d, block) for d in desc[1:4])
+            return op(f"arith.select {c}, {a}, {b}")
+        raise NotImplementedError(f"GenP in a kernel builder: the expression kind '{kind}' has no arith form here")
 
 
 def _as_layout(layout_or_dims: Any, shape: Optional[Sequence[int]]) -> LayoutBlock:
@@ -351,11 +418,13 @@ class KernelBuilder:
             text = text.replace(", 3>", ", #gpu.address_space<workgroup>>")
         return text
 
-    def build_module(self) -> Tuple[None, str]:
-        """``(None, module text)``: the text is checked by parsing and verifying it."""
+    def build_module(self) -> Tuple[Any, str]:
+        """``(module, text)``: the module parsed and verified by lego-rs, held in its own MLIR context
+        (``lego._lego.Module``: ``str()``, ``functions()``, ``operation_names()``, ``verify()``, ``run(pipeline)``,
+        ``llvm_ir()``; the published API's ``(ctx, module)`` pair, whose first element owns the context), and
+        the module's text."""
         text = self.mlir_text()
-        _lego.compile_module(text, "")
-        return None, text
+        return _lego.parse_module(text, f"<{self.name}>"), text
 
     def compile(self, target: str = "webgpu", **kwargs: Any) -> "CompileResult":
         if target in _GPU_TARGETS:
@@ -403,7 +472,7 @@ class GPUIRBuilder:
                  workgroup_size: int = 64) -> None:
         self.builder = make_permutation_kernel(layout, shape, dtype_str, workgroup_size)
 
-    def build_module(self) -> Tuple[None, str]:
+    def build_module(self) -> Tuple[Any, str]:
         return self.builder.build_module()
 
 
