@@ -125,6 +125,8 @@ def build_shared_object(llvm_ir: str, opt_level: int = 2, mcpu: Optional[str] = 
         if result.returncode != 0:
             raise RuntimeError(f"{os.path.basename(command[0])} failed: {result.stderr.strip()}")
     library = ctypes.CDLL(so)
+    # The loaded library stays mapped: the files are not needed any more.
+    shutil.rmtree(work, ignore_errors=True)
     _SO_CACHE[key] = library
     return library
 
