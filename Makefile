@@ -8,6 +8,8 @@ APT_PACKAGES := llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libpolly-
                 libz3-dev libzstd-dev libxml2-dev zlib1g-dev python3-psutil g++
 # The Python package (python/, docs/python.md) is tested in a venv: `python3 -m venv` needs Debian's ensurepip.
 APT_PACKAGES += python3-venv
+# The CPU kernel DSL (docs/python-jit.md) links the objects llc-22 makes into shared objects with clang-22.
+APT_PACKAGES += clang-22
 # `lego-studio draw -o FILE.png` draws the pictures' text with DejaVu (test/studio/draw-png.test).
 APT_PACKAGES += fonts-dejavu-core
 # lego-translate's tests compile and run each generated language (tools/lego-translate/tests/languages.rs).
