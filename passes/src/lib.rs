@@ -21,7 +21,7 @@ pub mod strength_reduction;
 pub mod targets;
 pub mod verify;
 pub use verify::{
-    bounds_checks, genp_obligation, smt_encode, verify_bank_conflicts, verify_bijectivity, verify_checks, verify_coalescing, verify_common,
+    analyze_memory, bounds_checks, genp_obligation, smt_encode, verify_bank_conflicts, verify_bijectivity, verify_checks, verify_coalescing, verify_common,
 };
 
 pub use registry::{build_pass_manager, Entry, OptionSpec, Options, PassInfo, Registry, RegistryError};
