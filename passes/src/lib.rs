@@ -4,6 +4,7 @@
 //! one list of registered names. Pipelines are in [`pipelines`].
 
 pub mod canonicalize;
+pub mod choose_smem_layout;
 pub mod cleanup;
 pub mod constant_inputs;
 pub mod diagnostics;

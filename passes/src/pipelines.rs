@@ -27,6 +27,12 @@ pub fn verification_passes() -> Vec<PassInfo> {
             entry: Entry::Pass(crate::analyze_memory::create),
         },
         PassInfo {
+            name: "lego-choose-smem-layout",
+            description: "Choose each shared tile's layout (original, padding, XOR swizzle) with the least bank-conflict degree, proved with Z3",
+            options: crate::choose_smem_layout::OPTIONS,
+            entry: Entry::Pass(crate::choose_smem_layout::create),
+        },
+        PassInfo {
             name: "lego-verify-bijectivity",
             description: "Prove that each gen_p's inv inverts its apply (Z3)",
             options: crate::verify_bijectivity::OPTIONS,

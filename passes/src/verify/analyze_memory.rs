@@ -188,6 +188,11 @@ fn access<'c, 'a>(op: OperationRef<'c, 'a>, is_view: bool) -> Result<Access<'c, 
     Ok(Access { op, space, store, buffer, cast_view, addressing, indices, element_bytes, elements })
 }
 
+/// The element type of a memref value (`f32`).
+pub fn memref_element(value: &Value) -> Option<String> {
+    parse_memref(&value.r#type().to_string()).map(|m| m.element)
+}
+
 /// The enclosing `gpu.launch` of `op`, if any.
 pub fn enclosing_launch<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
     let mut current = op.parent_operation();
@@ -394,8 +399,10 @@ pub struct SharedCost {
     pub at: Vec<(String, u64)>,
     /// `None`: proved the maximum over all points; `Some(why)`: a lower bound only.
     pub unproved: Option<String>,
-    /// The banks and words of the witness lanes.
+    /// The bank and the two words of the witness lanes.
     pub witness_words: Option<(u64, u64, u64)>,
+    /// The whole point of the worst request (every variable).
+    pub point: Point,
 }
 
 /// Degree of the request whose byte address is `address` (a term of the lane, warp and uniform variables).
@@ -410,7 +417,7 @@ pub fn shared_degree(
     let per_phase = memcost::lanes_per_phase(bytes).map_err(|e| e.to_string())?;
     let program = Program::new(std::slice::from_ref(address))?;
     let Some(mut point) = first_point(options, facts)? else {
-        return Ok(SharedCost { degree: 0, witness: None, lanes_per_phase: per_phase, at: Vec::new(), unproved: None, witness_words: None });
+        return Ok(SharedCost { degree: 0, witness: None, lanes_per_phase: per_phase, at: Vec::new(), unproved: None, witness_words: None, point: Point::new() });
     };
     let evaluate = |point: &Point| -> Result<memcost::BankConflicts, String> {
         let warp = point.get(&model.warp_name).copied().unwrap_or(0);
@@ -467,7 +474,7 @@ pub fn shared_degree(
         let (words_a, words_b) = (words(a)?, words(b)?);
         words_a.flat_map(|wa| words_b.clone().map(move |wb| (wa, wb))).find(|(wa, wb)| wa != wb && wa % banks == wb % banks).map(|(wa, wb)| (wa % banks, wa, wb))
     });
-    Ok(SharedCost { degree: best.degree, witness: best.witness, lanes_per_phase: per_phase, at, unproved, witness_words })
+    Ok(SharedCost { degree: best.degree, witness: best.witness, lanes_per_phase: per_phase, at, unproved, witness_words, point })
 }
 
 /// Facts saying: `k` lanes of one phase of one warp touch `k` distinct 4-byte words of one bank.
