@@ -516,25 +516,25 @@ impl LegoPass for ChooseSmemLayout {
                 let message = format!(
                     "lego-choose-smem-layout: {rows}×{cols} {} tile, {} accesses: chose {what}: {} (was {}), {extra} extra bytes, {} extra index ops; \
                      {} candidates (original, paddings, XOR swizzles) ranked by degree, then extra memory, then index ops; \
-                     bijective (Z3); {proved}; {}",
+                     bijective (Z3); {proved}",
                     buffer.element_type,
                     group.len(),
                     degree_words(choice.degree),
                     degree_words(choice.original_degree),
                     choice.candidate.extra_ops(),
                     choice.considered,
-                    crate::verify_common::elapsed(start),
                 );
                 diagnostics::remark(at, &message);
                 rows_json.push(format!(
-                    "{{\"location\":\"{}\",\"rows\":{rows},\"cols\":{cols},\"element_bytes\":{},\"accesses\":{},\"chosen\":\"{}\",\"degree\":{},\"original_degree\":{},\"extra_bytes\":{extra},\"candidates\":{}}}",
+                    "{{\"location\":\"{}\",\"rows\":{rows},\"cols\":{cols},\"element_bytes\":{},\"accesses\":{},\"chosen\":\"{}\",\"degree\":{},\"original_degree\":{},\"extra_bytes\":{extra},\"candidates\":{},\"milliseconds\":{}}}",
                     am::location_text(at),
                     buffer.element_bytes,
                     group.len(),
                     what.replace('"', "'"),
                     choice.degree,
                     choice.original_degree,
-                    choice.considered
+                    choice.considered,
+                    start.elapsed().as_millis()
                 ));
                 if choice.candidate != Candidate::Pad(0) {
                     if let Err(why) = rewrite(&buffer, choice.candidate, at) {

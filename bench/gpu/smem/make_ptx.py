@@ -40,6 +40,11 @@ VARIANTS = [
     ("f16-plain", "bench/gpu/smem/transpose-f16-plain.mlir", False, TRANSPOSE_F16, "plain tile, as written"),
     ("f16-chosen", "bench/gpu/smem/transpose-f16-plain.mlir", True, TRANSPOSE_F16, "plain tile + lego-choose-smem-layout"),
     ("f16-padded", "bench/gpu/smem/transpose-f16-padded.mlir", False, TRANSPOSE_F16, "hand-padded (17 words a row)"),
+    # The same fp16 kernels at N = 16384 (512 MiB per matrix): twice the work per launch, so launch ramp-up and
+    # tail weigh half as much against the copy (make_ptx.py substitutes N, N² and the grid in the text).
+    ("f16-16k-plain", "bench/gpu/smem/transpose-f16-plain.mlir", False, dict(TRANSPOSE_F16, n=16384, grid=[256, 256, 1]), "plain tile, as written, N = 16384"),
+    ("f16-16k-chosen", "bench/gpu/smem/transpose-f16-plain.mlir", True, dict(TRANSPOSE_F16, n=16384, grid=[256, 256, 1]), "plain tile + lego-choose-smem-layout, N = 16384"),
+    ("f16-16k-padded", "bench/gpu/smem/transpose-f16-padded.mlir", False, dict(TRANSPOSE_F16, n=16384, grid=[256, 256, 1]), "hand-padded (17 words a row), N = 16384"),
     ("matmul-plain", "examples/matmul-tiled.mlir", False, MATMUL, "plain 16×16 tiles, as written"),
     ("matmul-chosen", "examples/matmul-tiled.mlir", True, MATMUL, "plain tiles + lego-choose-smem-layout"),
     ("matmul-padded", "bench/gpu/smem/matmul-padded.mlir", False, MATMUL, "hand-padded (17 words a row)"),
@@ -65,6 +70,22 @@ def json_line(stderr, key):
     fail(f"no {key} report in lego-opt's output")
 
 
+def sized_copy(source, n, out):
+    """The N = 8192 fp16 kernel for another N: 8192 → N, 8192² → N², the 128-block grid → N/64 (the only places N
+    occurs in transpose-f16-*.mlir). Written next to the PTX; returns its path relative to the root."""
+    with open(os.path.join(ROOT, source), encoding="utf-8") as file:
+        text = file.read()
+    for old, new in (("67108864", str(n * n)), ("8192", str(n)), ("%grid_x = arith.constant 128 ", f"%grid_x = arith.constant {n // 64} "),
+                     ("%grid_y = arith.constant 128 ", f"%grid_y = arith.constant {n // 64} ")):
+        if old not in text:
+            fail(f"{source}: cannot size it for N = {n} ('{old}' not found)")
+        text = text.replace(old, new)
+    path = os.path.join(out, f"{os.path.splitext(os.path.basename(source))[0]}-{n}.mlir")
+    with open(path, "w", encoding="utf-8") as file:
+        file.write(text)
+    return os.path.relpath(path, ROOT)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--lego-opt", default=None)
@@ -86,6 +107,8 @@ def main():
     manifest = {"lego_opt_pipeline": nvvm, "variants": []}
     for variant, source, choose, shape, role in VARIANTS:
         passes = [CHOOSE] if choose else []
+        if shape["kind"] == "transpose" and shape["n"] != 8192:
+            source = sized_copy(source, shape["n"], out)
         # The analysis of the kernel as compiled (after the chooser, when it runs).
         _, analysis_err = run([lego_opt, source, *passes, "--lego-analyze-memory", "--lego-report=json", "-o", os.devnull])
         analysis = json_line(analysis_err, "lego-analyze-memory")

@@ -107,7 +107,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", default=os.path.join(HERE, "results.md"))
     parser.add_argument("--iters", type=int, default=20)
-    parser.add_argument("--repeats", type=int, default=11)
+    parser.add_argument("--repeats", type=int, default=21)
     parser.add_argument("--no-ncu", action="store_true")
     parser.add_argument("--launch-once", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -171,8 +171,8 @@ def main():
     counters, why = (None, "not run (--no-ncu)") if args.no_ncu else ncu_counters(entries)
     lines = [f"# Shared-memory layouts chosen by lego-choose-smem-layout — {device}", ""]
     lines.append(f"PTX: `lego-opt <source> [--lego-choose-smem-layout] {manifest['lego_opt_pipeline']}`; CuPy {cp.__version__}; "
-                 f"median of {args.repeats} timings of {args.iters} launches; transposes N = 8192, GB/s = (N²·E read + N²·E written) / time, "
-                 "% of a device-to-device copy of the same bytes measured in the same run; matmul 1024³ fp32. "
+                 f"median of {args.repeats} timings of {args.iters} launches; transposes N = 8192 unless the variant says 16384, GB/s = (N²·E read + N²·E written) / time, "
+                 "% of a device-to-device copy of the same bytes measured in the same run (fp16 also at N = 16384); matmul 1024³ fp32. "
                  "Predicted degree: lego-analyze-memory's largest bank-conflict degree over the kernel's shared accesses (as written in MLIR). "
                  "ncu: shared-memory wavefronts per shared instruction (1.0 = conflict-free) and `l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}.sum`.")
     lines.append("")
