@@ -89,3 +89,21 @@ func.func @stride_two(%out: memref<1024xf32>) {
   }
   return
 }
+
+// -----
+
+// Inside a launch whose block size is not a constant, the thread id has no known range: an error at the check
+// (and the analysis warns at the launch).
+func.func @dynamic_block(%n: index) {
+  %one = arith.constant 1 : index
+  // expected-warning @below {{cannot analyze this kernel's memory accesses: the launch's block size is not a positive constant}}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %one, %gy = %one, %gz = %one)
+             threads(%tx, %ty, %tz) in (%sx = %n, %sy = %one, %sz = %one) {
+    %plain = lego.row [32, 32] : !lego.layout
+    %addr = lego.apply %plain(%tx, %ty) : !lego.layout
+    // expected-error @below {{'lego.check' op inside a gpu.launch: the launch's block size is not a positive constant}}
+    lego.check %addr {bank_conflict_free}
+    gpu.terminator
+  }
+  return
+}
