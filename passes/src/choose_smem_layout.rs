@@ -543,8 +543,6 @@ impl LegoPass for ChooseSmemLayout {
                     }
                 }
             }
-            // Facts of this kernel's encoder are not reused by the next.
-            let _ = &mut model;
         }
         lego_smt::join_background();
         if self.json {
