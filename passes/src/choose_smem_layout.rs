@@ -5,8 +5,8 @@
 //! Candidates, in this order: the original; paddings of `p = 1..max-padding` 4-byte words per row
 //! (`lego.row [R, C + p·4/E]`, E the element bytes, when that is a whole number of elements); every XOR swizzle
 //! `(B, M, S)` of CuTe's `Swizzle<B, M, S>` on the flat element index `f = i·C + j` (bits `[M, M+B)` XORed with
-//! bits `[M+S, M+S+B)`, `S ≥ B`, `2^(M+S+B)` dividing `R·C`), written as a `lego.gen_p` whose inverse is the same
-//! XOR (a swizzle is an involution). The key is (max degree over the buffer's accesses, extra bytes, index ops,
+//! bits `[M+S, M+S+B)`, `S ≥ B`, `2^(M+S+B)` dividing `R·C`), written as `lego.swizzle bits B base M shift S dims
+//! [R, C]` (its own inverse). The key is (max degree over the buffer's accesses, extra bytes, index ops,
 //! candidate order): deterministic.
 //!
 //! The search evaluates every candidate on sample requests (every warp at the lowest point, and every worst point
@@ -85,11 +85,11 @@ impl Candidate {
         }
     }
 
-    /// Index ops beyond the row-major `i·C + j`: a swizzle adds a shift, a mask, a shift (when M > 0) and an XOR.
+    /// Index ops beyond the row-major `i·C + j`: `lego.swizzle` lowers to a mask, a shift and an XOR.
     fn extra_ops(self) -> u64 {
         match self {
             Candidate::Pad(_) => 0,
-            Candidate::Swizzle { m, .. } => 3 + u64::from(m > 0),
+            Candidate::Swizzle { .. } => 3,
         }
     }
 
@@ -325,30 +325,7 @@ fn layout_text(candidate: Candidate, rows: u64, cols: u64, loc: &str) -> String 
     match candidate {
         Candidate::Pad(pad) => format!("%l = lego.row [{rows}, {}] : !lego.layout {loc}", cols + pad),
         Candidate::Swizzle { b, m, s } => {
-            // M = 0 needs no left shift (the op count `extra_ops` promises).
-            let body = |input: &str| {
-                let shift = if m > 0 {
-                    format!("%m = arith.constant {m} : index {loc}\n  %sh = arith.shli %bits, %m : index {loc}\n  ")
-                } else {
-                    String::new()
-                };
-                let moved = if m > 0 { "%sh" } else { "%bits" };
-                format!(
-                    "%ms = arith.constant {} : index {loc}\n  %mask = arith.constant {} : index {loc}\n  \
-                     %hi = arith.shrui {input}, %ms : index {loc}\n  %bits = arith.andi %hi, %mask : index {loc}\n  \
-                     {shift}%y = arith.xori {input}, {moved} : index {loc}\n",
-                    m + s,
-                    (1u64 << b) - 1
-                )
-            };
-            format!(
-                "%l = lego.gen_p [{rows}, {cols}] apply (%i: index, %j: index) {{\n  %cc = arith.constant {cols} : index {loc}\n  \
-                 %row = arith.muli %i, %cc : index {loc}\n  %f = arith.addi %row, %j : index {loc}\n  {}  lego.yield %y : index {loc}\n\
-                 }} inv (%x: index) {{\n  %cc = arith.constant {cols} : index {loc}\n  {}  %a = arith.divui %y, %cc : index {loc}\n  \
-                 %b = arith.remui %y, %cc : index {loc}\n  lego.yield %a, %b : index, index {loc}\n}} : !lego.layout {loc}",
-                body("%f"),
-                body("%x")
-            )
+            format!("%l = lego.swizzle bits {b} base {m} shift {s} dims [{rows}, {cols}] : !lego.layout {loc}")
         }
     }
 }

@@ -1,7 +1,7 @@
 // RUN: lego-opt %s --split-input-file --lego-choose-smem-layout --lego-analyze-memory 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 // RUN: lego-opt %s --split-input-file --lego-choose-smem-layout 2>/dev/null | FileCheck %s
 // RUN: lego-opt %s --split-input-file --verify-diagnostics --lego-choose-smem-layout
-// RUN: lego-opt %s --split-input-file --lego-choose-smem-layout --lego-verify-bijectivity --lego-to-arith --verify-each=true -o /dev/null
+// RUN: lego-opt %s --split-input-file --lego-choose-smem-layout --lego-lower --verify-each=true -o /dev/null
 // lego-choose-smem-layout on plain row-major shared tiles; the expected choices are checked by hand below, and
 // lego-analyze-memory confirms the rewritten kernel's degrees.
 
@@ -14,12 +14,7 @@
 // REMARK: remark: shared load of 4 bytes per lane: conflict-free
 // CHECK-LABEL: func.func @transpose
 // CHECK: workgroup(%{{.*}} : memref<1024xf32, #gpu.address_space<workgroup>>)
-// CHECK: lego.gen_p[32, 32] apply
-// CHECK: arith.shrui
-// CHECK: arith.andi
-// CHECK: arith.xori
-// CHECK: lego.yield
-// CHECK: } inv
+// CHECK: lego.swizzle bits 5 base 0 shift 5 dims[32, 32] : !lego.layout
 // CHECK-NOT: lego.row[32, 32]
 func.func @transpose(%out: memref<1024xf32>) {
   %one = arith.constant 1 : index
@@ -86,7 +81,7 @@ func.func @padding_wins(%out: memref<1024xf32>) {
 // REMARK: remark: lego-choose-smem-layout: 16×16 f32 tile, 3 accesses: chose the original row-major layout: conflict-free (was conflict-free), 0 extra bytes, 0 extra index ops
 // CHECK-LABEL: func.func @matmul_staging
 // CHECK: lego.row[16, 16]
-// CHECK-NOT: lego.gen_p
+// CHECK-NOT: lego.swizzle
 func.func @matmul_staging(%out: memref<1024xf32>) {
   %one = arith.constant 1 : index
   %c0 = arith.constant 0 : index
