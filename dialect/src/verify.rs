@@ -508,6 +508,18 @@ fn verify_access(kind: OpKind, op: OperationRef, facts: &mut LayoutFactsCache) -
     check_index_count(view_layout_rank(view, facts), op.operand_count() - view_position - 1)
 }
 
+/// Whether `op` is nested in a `gpu.launch`.
+fn inside_launch(op: OperationRef) -> bool {
+    let mut current = op.parent_operation();
+    while let Some(parent) = current {
+        if parent.name().as_string_ref().as_str() == Ok("gpu.launch") {
+            return true;
+        }
+        current = parent.parent_operation();
+    }
+    false
+}
+
 fn verify_check(op: OperationRef) -> Check {
     let coalescing = op.has_attribute("coalescing");
     let bank = op.has_attribute("bank_conflict_free");
@@ -515,7 +527,8 @@ fn verify_check(op: OperationRef) -> Check {
         return Err("must request at least one property (coalescing or bank_conflict_free)".into());
     }
     let Some(function) = enclosing_function(op) else { return Err("must be inside a function".into()) };
-    if !has_argument_with_attribute(&function, "lego.thread_id") {
+    // Inside a kernel (gpu.launch) the thread id is the launch's own.
+    if !has_argument_with_attribute(&function, "lego.thread_id") && !inside_launch(op) {
         return Err("parent function must have a {lego.thread_id} argument".into());
     }
     for name in ["warp_size", "num_banks", "element_size"] {

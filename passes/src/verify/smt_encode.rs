@@ -72,6 +72,15 @@ pub fn op_name(op: &OperationRef) -> String {
     op.name().as_string_ref().as_str().map(str::to_string).unwrap_or_else(|_| "?".into())
 }
 
+/// The six size operands of a `gpu.launch` (grid x, y, z, block x, y, z), after its async dependencies.
+pub fn launch_size_operands<'c, 'a>(launch: &OperationRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
+    launch
+        .operands()
+        .filter(|operand| int_width(operand.r#type()).is_some())
+        .take(6)
+        .collect()
+}
+
 /// Identity of an SSA value for memo tables.
 pub fn value_key(value: Value) -> usize {
     value.to_raw().ptr as usize
@@ -256,11 +265,32 @@ impl Encoder {
                 Ok(var)
             }
             ("scf.for", _) => fail(value.location(), "cannot verify: loop-carried value (scf.for iter_args)"),
+            ("gpu.launch", Some(width)) if is_entry && number < 12 => self.launch_argument(parent, value, number, width),
             _ => fail(
                 value.location(),
                 format!("cannot verify: unsupported block argument #{number} of '{parent_name}'"),
             ),
         }
+    }
+
+    /// A `gpu.launch` body argument that the caller did not bind: block ids (0–2) and thread ids (3–5) are
+    /// variables `block_id.x` … / `thread_id.x` … with `0 ≤ id < size` (the launch's size operand), the grid
+    /// and block sizes (6–11) are those operands. Callers that model lanes bind the thread ids themselves.
+    fn launch_argument<'c>(&mut self, launch: OperationRef<'c, '_>, value: Value<'c, '_>, number: usize, width: u32) -> Encoded<'c, Term> {
+        let sizes = launch_size_operands(&launch);
+        let Some(size) = sizes.get(number % 6).copied() else {
+            return fail(value.location(), "cannot verify: gpu.launch without its six size operands");
+        };
+        if number >= 6 {
+            return self.encode(size);
+        }
+        let axis = ["x", "y", "z"][number % 3];
+        let prefix = if number < 3 { "block_id" } else { "thread_id" };
+        let var = Term::var(self.name_of(value, &format!("{prefix}.{axis}")), width);
+        if let Ok(size) = self.encode(size) {
+            self.add_fact(value_key(value), var.ult(&size));
+        }
+        Ok(var)
     }
 
     fn operand<'c>(&mut self, op: &OperationRef<'c, '_>, index: usize) -> Encoded<'c, Term> {
