@@ -99,10 +99,21 @@ def _eval(expr: Any, env: Dict[sympy.Symbol, Any]) -> Any:
     raise NotImplementedError(f"sympy_to_torch: {expr!r} ({type(expr).__name__}) has no torch form")
 
 
+_SUPPORTED_FUNCTIONS = (sympy.floor, sympy.ceiling, sympy.Mod, sympy.Max, sympy.Min, sympy.Abs, sympy.Piecewise)
+
+
 def sympy_to_torch(expr: Any, symbols: Sequence[sympy.Symbol]) -> Callable[..., Any]:
     """``expr`` as a function of ``symbols``' values (tensors or ints)."""
     expr = sympy.sympify(expr)
     symbols = list(symbols)
+    # Reject what can never evaluate now, at construction, not at the first call inside a training step.
+    unknown = sorted(str(s) for s in expr.free_symbols - set(symbols))
+    if unknown:
+        raise ValueError(f"sympy_to_torch: {', '.join(unknown)} not among the symbols {symbols}; pass every "
+                         "free symbol of the expression")
+    for node in sympy.preorder_traversal(expr):
+        if isinstance(node, sympy.Function) and not isinstance(node, _SUPPORTED_FUNCTIONS):
+            raise NotImplementedError(f"sympy_to_torch: {node!r} ({type(node).__name__}) has no torch form")
 
     def evaluate(*values: Any) -> Any:
         if len(values) != len(symbols):
