@@ -130,9 +130,29 @@ impl<'c, 'a> Dim<'c, 'a> {
     }
 }
 
+/// `value` as an op result, or `None` for a block argument. Use this, not `OperationResult::try_from`: melior's
+/// failing `try_from` prints the value (numbering and printing the whole enclosing function) to build its error,
+/// which made every size operand that is a function argument cost a print of its function (issue 25).
+pub fn op_result<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationResult<'c, 'a>> {
+    // SAFETY: `value` is a live value handle.
+    if !unsafe { mlir_sys::mlirValueIsAOpResult(melior::ir::ValueLike::to_raw(&value)) } {
+        return None;
+    }
+    OperationResult::try_from(value).ok()
+}
+
+/// `value` as a block argument, or `None` for an op result (asked first, for the reason of [`op_result`]).
+pub fn block_argument<'c, 'a>(value: Value<'c, 'a>) -> Option<melior::ir::block::BlockArgument<'c, 'a>> {
+    // SAFETY: `value` is a live value handle.
+    if !unsafe { mlir_sys::mlirValueIsABlockArgument(melior::ir::ValueLike::to_raw(&value)) } {
+        return None;
+    }
+    melior::ir::block::BlockArgument::try_from(value).ok()
+}
+
 /// Value of `v` if it is the result of an integer `arith.constant`.
 pub fn constant_index_value(value: Value) -> Option<i64> {
-    let owner = OperationResult::try_from(value).ok()?.owner();
+    let owner = op_result(value)?.owner();
     if owner.name().as_string_ref().as_str().ok()? != "arith.constant" {
         return None;
     }
@@ -303,7 +323,7 @@ pub fn layout_op<'c, 'a>(op: OperationRef<'c, 'a>) -> Result<Option<LayoutOp<'c,
 /// The layout constructor that defines `value`, if `value` is an op result (not a block argument, e.g. a
 /// layout passed into a function) and the op is well formed.
 pub fn defining_layout<'c, 'a>(value: Value<'c, 'a>) -> Option<(OperationRef<'c, 'a>, LayoutOp<'c, 'a>)> {
-    let owner = OperationResult::try_from(value).ok()?.owner();
+    let owner = op_result(value)?.owner();
     layout_op(owner).ok().flatten().map(|layout| (owner, layout))
 }
 
