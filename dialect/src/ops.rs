@@ -733,3 +733,30 @@ pub fn walk_ops<'c, 'a>(root: OperationRef<'c, 'a>, visit: &mut dyn FnMut(Operat
 pub fn layout_codomain(value: Value) -> Option<i64> {
     LayoutFactsCache::default().codomain(value)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{block_argument, constant_index_value, op_result};
+    use melior::ir::{block::BlockLike, operation::OperationLike, RegionLike};
+
+    /// A size that is a function argument and one that is a constant: each is recognised as what it is, and
+    /// asking a block argument whether it is an op result (the question every SSA size raises) says no.
+    #[test]
+    fn op_result_and_block_argument_tell_values_apart() {
+        let context = crate::create_context().expect("the lego dialect registers");
+        let text = "func.func @f(%n: index) -> index {\n  %c = arith.constant 8 : index\n  %s = arith.addi %n, %c : index\n  return %s : index\n}\n";
+        let module = crate::source::parse(&context, "test.mlir", text).expect("parses");
+        let body = module.body();
+        let function = body.first_operation().expect("a function");
+        let entry = function.region(0).expect("a body").first_block().expect("an entry block");
+        let argument = entry.argument(0).expect("an argument").into();
+        let add = entry.first_operation().and_then(|op| op.next_in_block()).expect("the addi");
+        let constant = add.operand(1).expect("the constant operand");
+        assert!(op_result(argument).is_none());
+        assert!(block_argument(argument).is_some());
+        assert!(op_result(constant).is_some());
+        assert!(block_argument(constant).is_none());
+        assert_eq!(constant_index_value(constant), Some(8));
+        assert_eq!(constant_index_value(argument), None);
+    }
+}
