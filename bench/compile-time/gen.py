@@ -4,6 +4,10 @@ differential test).
 
     gen.py SHAPE N [--seed S] > file.mlir
 
+--ssa-dims writes every layout size as an SSA value (`%c = arith.constant 64 : index` before the layout op,
+`lego.row [%c, ...]`) instead of a literal: the form the published lego dialect needs (its sizes are operands
+only), so both tools can be timed on the same file (bench/compile-time/run.py with PEER_LEGO_OPT).
+
 SHAPE:
   functions  N small functions, one layout application each, cycling through row / col / tile_by / group_by
              with a user gen_p (its apply and inv bodies) / symbolic row / apply_inverse / load and store
@@ -18,6 +22,7 @@ so nothing is dead code.
 """
 import argparse
 import random
+import re
 import sys
 
 
@@ -158,6 +163,37 @@ def kernels(n, rng):
     return out
 
 
+# The bracketed size lists of a layout op: row/col/group_by/gen_p sizes, reg_p's dims (not its perm) and
+# tile_by's tile_dims (a list of lists).
+SIZE_LIST = re.compile(r"(lego\.(?:row|col|group_by|gen_p) |\bdims |tile_dims )(\[(?:\[[^\]]*\](?:, )?)*\]|\[[^\]]*\])")
+RESULT = re.compile(r"^(\s*)%([A-Za-z0-9_]+)(?::\d+)? = lego\.")
+
+
+def ssa_dims(lines):
+    """--ssa-dims: each literal size of a layout op becomes an arith.constant defined just before the op, named
+    after the op's result (unique in the file), e.g. %a3_l_d0."""
+    out = []
+    for line in lines:
+        result = RESULT.match(line)
+        if not result or not SIZE_LIST.search(line):
+            out.append(line)
+            continue
+        indent, name = result.group(1), result.group(2)
+        constants = []
+
+        def to_ssa(match):
+            def literal(number):
+                value = f"%{name}_d{len(constants)}"
+                constants.append(f"{indent}{value} = arith.constant {number.group(0)} : index")
+                return value
+            return match.group(1) + re.sub(r"\d+", literal, match.group(2))
+
+        line = SIZE_LIST.sub(to_ssa, line)
+        out.extend(constants)
+        out.append(line)
+    return out
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("shape", choices=["functions", "applies", "kernels"])
@@ -165,11 +201,15 @@ def main():
     parser.add_argument("--seed", type=int, default=14)
     parser.add_argument("--invert-gen-p", action="store_true",
                         help="the gen_p applications also apply_inverse their result (through the gen_p's inv)")
+    parser.add_argument("--ssa-dims", action="store_true",
+                        help="layout sizes as SSA constants (arith.constant before each layout op), not literals")
     args = parser.parse_args()
     global INVERT_GEN_P
     INVERT_GEN_P = args.invert_gen_p
     rng = random.Random(args.seed)
     lines = {"functions": functions, "applies": applies, "kernels": kernels}[args.shape](args.n, rng)
+    if args.ssa_dims:
+        lines = ssa_dims(lines)
     sys.stdout.write("\n".join(lines) + "\n")
 
 

@@ -146,9 +146,29 @@ impl<'c, 'a> Dim<'c, 'a> {
     }
 }
 
+/// `value` as an op result, or `None` for a block argument. Use this, not `OperationResult::try_from`: melior's
+/// failing `try_from` prints the value (numbering and printing the whole enclosing function) to build its error,
+/// which made every size operand that is a function argument cost a print of its function (issue 25).
+pub fn op_result<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationResult<'c, 'a>> {
+    // SAFETY: `value` is a live value handle.
+    if !unsafe { mlir_sys::mlirValueIsAOpResult(melior::ir::ValueLike::to_raw(&value)) } {
+        return None;
+    }
+    OperationResult::try_from(value).ok()
+}
+
+/// `value` as a block argument, or `None` for an op result (asked first, for the reason of [`op_result`]).
+pub fn block_argument<'c, 'a>(value: Value<'c, 'a>) -> Option<melior::ir::block::BlockArgument<'c, 'a>> {
+    // SAFETY: `value` is a live value handle.
+    if !unsafe { mlir_sys::mlirValueIsABlockArgument(melior::ir::ValueLike::to_raw(&value)) } {
+        return None;
+    }
+    melior::ir::block::BlockArgument::try_from(value).ok()
+}
+
 /// Value of `v` if it is the result of an integer `arith.constant`.
 pub fn constant_index_value(value: Value) -> Option<i64> {
-    let owner = OperationResult::try_from(value).ok()?.owner();
+    let owner = op_result(value)?.owner();
     if owner.name().as_string_ref().as_str().ok()? != "arith.constant" {
         return None;
     }
@@ -383,7 +403,7 @@ pub fn layout_op<'c, 'a>(op: OperationRef<'c, 'a>) -> Result<Option<LayoutOp<'c,
 /// The layout constructor that defines `value`, if `value` is an op result (not a block argument, e.g. a
 /// layout passed into a function) and the op is well formed.
 pub fn defining_layout<'c, 'a>(value: Value<'c, 'a>) -> Option<(OperationRef<'c, 'a>, LayoutOp<'c, 'a>)> {
-    let owner = OperationResult::try_from(value).ok()?.owner();
+    let owner = op_result(value)?.owner();
     layout_op(owner).ok().flatten().map(|layout| (owner, layout))
 }
 
@@ -880,4 +900,31 @@ pub fn walk_ops<'c, 'a>(root: OperationRef<'c, 'a>, visit: &mut dyn FnMut(Operat
 /// `expand_by L dims n⃗ to m⃗`, the element count otherwise. `None` when unknown.
 pub fn layout_codomain(value: Value) -> Option<i64> {
     LayoutFactsCache::default().codomain(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{block_argument, constant_index_value, op_result};
+    use melior::ir::{block::BlockLike, operation::OperationLike, RegionLike};
+
+    /// A size that is a function argument and one that is a constant: each is recognised as what it is, and
+    /// asking a block argument whether it is an op result (the question every SSA size raises) says no.
+    #[test]
+    fn op_result_and_block_argument_tell_values_apart() {
+        let context = crate::create_context().expect("the lego dialect registers");
+        let text = "func.func @f(%n: index) -> index {\n  %c = arith.constant 8 : index\n  %s = arith.addi %n, %c : index\n  return %s : index\n}\n";
+        let module = crate::source::parse(&context, "test.mlir", text).expect("parses");
+        let body = module.body();
+        let function = body.first_operation().expect("a function");
+        let entry = function.region(0).expect("a body").first_block().expect("an entry block");
+        let argument = entry.argument(0).expect("an argument").into();
+        let add = entry.first_operation().and_then(|op| op.next_in_block()).expect("the addi");
+        let constant = add.operand(1).expect("the constant operand");
+        assert!(op_result(argument).is_none());
+        assert!(block_argument(argument).is_some());
+        assert!(op_result(constant).is_some());
+        assert!(block_argument(constant).is_none());
+        assert_eq!(constant_index_value(constant), Some(8));
+        assert_eq!(constant_index_value(argument), None);
+    }
 }

@@ -336,7 +336,7 @@ fn verify_swizzle(swizzle: [i64; 3], dims: &[Dim]) -> Check {
 /// tile_by (docs/reference/verifier.md; d_o, q_o as in docs/reference/semantics.md). The input may be a function/block argument: its
 /// structure is unknown, so only the levels themselves are checked (lowering reports what it cannot see).
 fn verify_tile_by(inner: melior::ir::Value, levels: &[Vec<Dim>]) -> Check {
-    let has_defining_op = melior::ir::operation::OperationResult::try_from(inner).is_ok();
+    let has_defining_op = crate::ops::op_result(inner).is_some();
     let blocks = match crate::ops::defining_layout(inner) {
         Some((_, LayoutOp::OrderBy { objects })) => Some(objects),
         _ if has_defining_op => return Err("input must be an OrderBy layout".into()),
@@ -486,7 +486,7 @@ fn verify_cast_view(op: OperationRef, facts: &mut LayoutFactsCache) -> Check {
 
 /// The rank of the layout behind a view value, when the view comes from a visible `cast_view`.
 fn view_layout_rank(view: melior::ir::Value, facts: &mut LayoutFactsCache) -> Option<usize> {
-    let owner = melior::ir::operation::OperationResult::try_from(view).ok()?.owner();
+    let owner = crate::ops::op_result(view)?.owner();
     if OpKind::of(&owner)? != OpKind::CastView {
         return None;
     }

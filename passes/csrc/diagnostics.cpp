@@ -16,3 +16,20 @@ extern "C" void legoEmitDiagnostic(MlirLocation location, int severity, const ch
   if (noteLocation && note)
     diagnostic.attachNote(unwrap(*noteLocation)) << note;
 }
+
+// Marks every analysis preserved by the external (Rust) pass `externalPass` (an MlirExternalPass: the C API's
+// ExternalPass, a mlir::Pass subclass), as a C++ pass that changed nothing does: the pass manager then skips
+// its verify-each verification of the unchanged IR. The C API has no such call, and
+// mlir::Pass::markAllAnalysesPreserved is protected: a member pointer named through a derived class reaches it
+// (the class is never instantiated).
+#include "mlir/Pass/Pass.h"
+
+namespace {
+struct PassAccess : mlir::Pass {
+  static void preserveAll(mlir::Pass *pass) { (pass->*(&PassAccess::markAllAnalysesPreserved))(); }
+};
+} // namespace
+
+extern "C" void legoMarkAllAnalysesPreserved(void *externalPass) {
+  PassAccess::preserveAll(static_cast<mlir::Pass *>(externalPass));
+}

@@ -48,16 +48,18 @@ pub struct Canonicalize {
     /// Option `verify-gen-p`: discharge the gen_p inverse obligation before patterns 1 and 2.
     verify_gen_p: bool,
     lego_ops_left: bool,
+    /// The last run rewrote and erased nothing.
+    unchanged: bool,
 }
 
 /// The pass, ready for a pass manager (`verify_gen_p`: the option `verify-gen-p`).
 pub fn create(verify_gen_p: bool) -> melior::pass::Pass {
-    crate::external::into_mlir_pass(Canonicalize { followed_by_canonicalize: false, verify_gen_p, lego_ops_left: true }, &ID)
+    crate::external::into_mlir_pass(Canonicalize { followed_by_canonicalize: false, verify_gen_p, lego_ops_left: true, unchanged: false }, &ID)
 }
 
 /// The pass where upstream `canonicalize` comes next, when `followed` (see [`Canonicalize`]).
 pub fn create_followed_by_canonicalize(followed: bool, verify_gen_p: bool) -> melior::pass::Pass {
-    crate::external::into_mlir_pass(Canonicalize { followed_by_canonicalize: followed, verify_gen_p, lego_ops_left: true }, &ID)
+    crate::external::into_mlir_pass(Canonicalize { followed_by_canonicalize: followed, verify_gen_p, lego_ops_left: true, unchanged: false }, &ID)
 }
 
 /// The option of the rewrites that rely on a gen_p's inverse: `lego-to-arith`, `lego-lower`, and (with
@@ -84,7 +86,7 @@ impl LegoPass for Canonicalize {
     }
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
-        canonicalize(op, self.verify_gen_p)?;
+        let rewrites = canonicalize(op, self.verify_gen_p)?;
         // docs/reference/lowering.md §0: the greedy driver's clean-up (folding, constants uniqued/hoisted, dead ops).
         let outcome = if self.followed_by_canonicalize {
             crate::cleanup::cleanup_before_canonicalize(op.to_raw())
@@ -92,11 +94,16 @@ impl LegoPass for Canonicalize {
             crate::cleanup::greedy_cleanup(op.to_raw())
         };
         self.lego_ops_left = outcome.lego_ops_left;
+        self.unchanged = rewrites == 0 && outcome.unchanged;
         Ok(())
     }
 
     fn may_leave_lego_ops(&self) -> bool {
         self.lego_ops_left
+    }
+
+    fn unchanged(&self) -> bool {
+        self.unchanged
     }
 }
 

@@ -91,6 +91,8 @@ pub struct CleanupOutcome {
     /// Whether a lego op may be left under the root. False lets the pass skip the lego dialect verifier's walk:
     /// it checks lego ops only, and neither folding nor erasing creates one.
     pub lego_ops_left: bool,
+    /// Whether the clean-up certainly changed nothing (it erased nothing and did not run the greedy driver).
+    pub unchanged: bool,
 }
 
 /// The §0 clean-up of a lego rewrite pass on `root` (the op the pass runs on).
@@ -108,7 +110,7 @@ pub fn greedy_cleanup(root: MlirOperation) -> CleanupOutcome {
         fold_greedily(root);
     }
     tracing::debug!(target: "lego", "greedy clean-up erased {} dead lego ops", before + after);
-    CleanupOutcome { lego_ops_left: lego_ops > before }
+    CleanupOutcome { lego_ops_left: lego_ops > before, unchanged: false }
 }
 
 /// The clean-up of a pass that upstream `canonicalize` follows (`canonicalize` inside `lego-lower`): that
@@ -126,5 +128,5 @@ pub fn cleanup_before_canonicalize(root: MlirOperation) -> CleanupOutcome {
             fold_greedily(root);
         }
     }
-    CleanupOutcome { lego_ops_left: lego_ops > before }
+    CleanupOutcome { lego_ops_left: lego_ops > before, unchanged: found == 0 }
 }

@@ -13,7 +13,7 @@
 use crate::verify::bounds_checks::obligation;
 use lego_dialect::ops::{constant_index_value, logical_dims, walk_ops, LayoutFactsCache, OpKind};
 use melior::ir::{
-    operation::{OperationLike, OperationResult},
+    operation::OperationLike,
     OperationRef, Value,
 };
 use std::collections::HashSet;
@@ -61,7 +61,7 @@ pub fn uses_feeding_checks(root: OperationRef) -> HashSet<usize> {
     let mut seen = HashSet::new();
     let mut pending: Vec<Value> = addresses;
     while let Some(value) = pending.pop() {
-        let Ok(result) = OperationResult::try_from(value) else { continue };
+        let Some(result) = lego_dialect::ops::op_result(value) else { continue };
         let owner = result.owner();
         if !seen.insert(key(owner)) {
             continue;

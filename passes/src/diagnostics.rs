@@ -34,6 +34,26 @@ extern "C" {
     );
 }
 
+#[cfg(not(lego_no_diagnostic_shim))]
+extern "C" {
+    fn legoMarkAllAnalysesPreserved(external_pass: *mut std::ffi::c_void);
+}
+
+/// Reports that the running external pass `pass` preserved every analysis (it changed nothing), so the pass
+/// manager does not verify the IR again after it (csrc/diagnostics.cpp). Without the shim: nothing (the IR
+/// is verified again, as after any pass).
+pub fn mark_all_analyses_preserved(pass: melior::pass::ExternalPass<'_>) {
+    #[cfg(not(lego_no_diagnostic_shim))]
+    {
+        // SAFETY: melior's ExternalPass holds only the C API handle (plus a zero-sized marker); transmute checks
+        // that the sizes agree. The handle is the live mlir::Pass running this callback.
+        let raw: mlir_sys::MlirExternalPass = unsafe { std::mem::transmute(pass) };
+        unsafe { legoMarkAllAnalysesPreserved(raw.ptr) }
+    }
+    #[cfg(lego_no_diagnostic_shim)]
+    let _ = pass;
+}
+
 /// Emits `message` at `location` with `severity` through MLIR's diagnostic engine.
 pub fn emit(location: Location, severity: Severity, message: &str) {
     emit_with_note(location, severity, message, None);

@@ -29,6 +29,13 @@ pub trait LegoPass: Clone + 'static {
     fn may_leave_lego_ops(&self) -> bool {
         true
     }
+    /// After a successful [`run`](Self::run): whether the pass certainly left the IR as it found it. Then
+    /// neither the lego dialect verifier nor MLIR's (the pass manager's verify-each) runs again on it: what
+    /// the previous pass or the parser left was verified then. MLIR skips its verifier the same way after a
+    /// pass that preserves all analyses, which is what such a pass reports.
+    fn unchanged(&self) -> bool {
+        false
+    }
 }
 
 /// Type-id anchor: MLIR identifies a pass class by an 8-byte aligned address.
@@ -58,6 +65,7 @@ impl<'c, P: LegoPass> RunExternalPass<'c> for Adapter<P> {
         let _span = tracing::debug_span!(target: "lego", "pass", name).entered();
         let outcome = catch_unwind(AssertUnwindSafe(|| self.0.run(operation)));
         match outcome {
+            Ok(Ok(())) if self.0.unchanged() => crate::diagnostics::mark_all_analyses_preserved(pass),
             Ok(Ok(())) => {
                 // A pass must leave IR that satisfies the dialect's rules.
                 if self.0.may_leave_lego_ops() && !lego_dialect::verify::verify_and_emit(&operation) {

@@ -339,7 +339,7 @@ pub fn erase(op: OperationRef) {
 
 /// The op defining `value`, if it is an op result.
 pub fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    melior::ir::operation::OperationResult::try_from(value).ok().map(|result| result.owner())
+    lego_dialect::ops::op_result(value).map(|result| result.owner())
 }
 
 /// The ops of a region's blocks, in order (not nested ones).

@@ -333,10 +333,10 @@ fn kernel_abi_errors(root: OperationRef<'_, '_>, pipeline_for_message: &str, pip
             nested.push(op);
         });
         let defined_inside = |value: melior::ir::Value| -> bool {
-            if let Ok(result) = melior::ir::operation::OperationResult::try_from(value) {
+            if let Some(result) = lego_dialect::ops::op_result(value) {
                 return inside.contains(&(result.owner().to_raw().ptr as usize));
             }
-            let Ok(argument) = melior::ir::block::BlockArgument::try_from(value) else { return false };
+            let Some(argument) = lego_dialect::ops::block_argument(value) else { return false };
             let owner = argument.owner().parent_operation();
             owner.is_some_and(|owner| inside.contains(&(owner.to_raw().ptr as usize)))
         };

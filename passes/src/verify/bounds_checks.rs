@@ -39,7 +39,7 @@ use lego_smt::{Outcome, Query, Term, Value as SmtValue, Violation};
 use melior::{
     ir::{
         attribute::StringAttribute,
-        operation::{OperationBuilder, OperationLike, OperationResult},
+        operation::{OperationBuilder, OperationLike},
         Attribute, OperationRef, Value,
     },
     Context, IrRewriter,
@@ -66,7 +66,7 @@ pub(crate) fn obligation<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<(OpKind, Ve
         OpKind::ApplyInverse => Some((OpKind::AssertInvBounds, op.operands().collect())),
         kind @ (OpKind::Load | OpKind::Store) => {
             let view = op.operand(if kind == OpKind::Store { 1 } else { 0 }).ok()?;
-            let cast = OperationResult::try_from(view).ok()?.owner();
+            let cast = lego_dialect::ops::op_result(view)?.owner();
             if OpKind::of(&cast) != Some(OpKind::CastView) {
                 return None;
             }

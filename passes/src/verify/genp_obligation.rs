@@ -33,9 +33,9 @@ use lego_dialect::ops::{self, walk_ops, LayoutOp};
 use lego_smt::{Counterexample, Program, Term, Unknown, UnknownKind, Value, Violation};
 use melior::ir::{
     attribute::AttributeLike,
-    block::{BlockArgument, BlockLike},
+    block::BlockLike,
     r#type::TypeLike,
-    operation::{OperationLike, OperationResult},
+    operation::OperationLike,
     Location, OperationRef, RegionLike,
     Value as MlirValue, ValueLike,
 };
@@ -411,8 +411,8 @@ fn reads_only_its_own_values(gen_p: OperationRef) -> bool {
         op.operands().all(|value| {
             // The kind first: a failing melior `try_from` prints the value (the whole function) for its error.
             if unsafe { mlir_sys::mlirValueIsAOpResult(value.to_raw()) } {
-                OperationResult::try_from(value).is_ok_and(|result| ops_inside.contains(&op_key(&result.owner())))
-            } else if let Ok(argument) = BlockArgument::try_from(value) {
+                lego_dialect::ops::op_result(value).is_some_and(|result| ops_inside.contains(&op_key(&result.owner())))
+            } else if let Some(argument) = lego_dialect::ops::block_argument(value) {
                 blocks_inside.contains(&(argument.owner().to_raw().ptr as usize))
             } else {
                 false

@@ -641,7 +641,7 @@ impl Encoder {
     // ---- layouts (docs/reference/semantics.md) ------------------------------------------------------------------------
 
     fn layout<'c, 'a>(&self, layout: Value<'c, 'a>, at: Location<'c>) -> Encoded<'c, (OperationRef<'c, 'a>, LayoutOp<'c, 'a>)> {
-        if let Ok(result) = OperationResult::try_from(layout) {
+        if let Some(result) = lego_dialect::ops::op_result(layout) {
             let owner = result.owner();
             return match ops::layout_op(owner) {
                 Ok(Some(layout)) => Ok((owner, layout)),

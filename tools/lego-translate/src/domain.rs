@@ -108,7 +108,7 @@ fn strip(expr: &Expr) -> Expr {
 
 /// The real dims of an `expand_by` (its inverse's domain); `None` for other layouts.
 fn inverse_domain_dims<'c: 'a, 'a>(layout: Value<'c, 'a>) -> Option<Vec<Dim<'c, 'a>>> {
-    let owner = melior::ir::operation::OperationResult::try_from(layout).ok()?.owner();
+    let owner = lego_dialect::ops::op_result(layout)?.owner();
     match layout_op(owner).ok()?? {
         LayoutOp::ExpandBy { dims, .. } => Some(dims),
         _ => None,
@@ -154,7 +154,7 @@ fn value_expr(value: Value, entry: MlirBlock, origin: Origin, depth: usize) -> O
     if let Some(constant) = lego_dialect::ops::constant_index_value(value) {
         return Some(Expr::Const(constant as u64, origin));
     }
-    let owner = melior::ir::operation::OperationResult::try_from(value).ok()?.owner();
+    let owner = lego_dialect::ops::op_result(value)?.owner();
     let op = match owner.name().as_string_ref().as_str().ok()? {
         "arith.addi" => BinOp::Add,
         "arith.subi" => BinOp::Sub,
