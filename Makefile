@@ -8,6 +8,8 @@ APT_PACKAGES := llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libpolly-
                 libz3-dev libzstd-dev libxml2-dev zlib1g-dev python3-psutil g++
 # The Python package (python/, docs/python.md) is tested in a venv: `python3 -m venv` needs Debian's ensurepip.
 APT_PACKAGES += python3-venv
+# The CPU kernel DSL (docs/python-jit.md) links the objects llc-22 makes into shared objects with clang-22.
+APT_PACKAGES += clang-22
 # `lego-studio draw -o FILE.png` draws the pictures' text with DejaVu (test/studio/draw-png.test).
 APT_PACKAGES += fonts-dejavu-core
 # lego-translate's tests compile and run each generated language (tools/lego-translate/tests/languages.rs).
@@ -22,7 +24,7 @@ CARGO        ?= cargo
 export PATH  := $(LLVM_PREFIX)/bin:$(PATH)
 
 .PHONY: all setup build demo test cargo-test lit examples docs bench gpu-ptx clean release release-lego-opt fuzz fuzz-smoke
-.PHONY: compile-time python-env python pytest python-demo studio-wasm studio-browser-test
+.PHONY: compile-time python-env python pytest python-demo wheel-test studio-wasm studio-browser-test
 
 # The venv of the Python package's tests and demo, created once and reused (git-ignored): PyPI's Linux torch
 # wheel pulls several GB of CUDA libraries, so it is installed once per machine (torch also serves the tensor
@@ -103,6 +105,23 @@ python-demo: python
 pytest: python
 	$(VENV_PYTHON) -m pytest -q python/tests
 
+# The wheel users get: `maturin build` makes one abi3 wheel, which is installed (with its dependencies, from
+# PyPI) into a venv created afresh, and the package's tests run there from outside the source tree. The test
+# tools and frameworks (pytest, numpy, torch, triton, jax, numba: several GB) come from .venv through a .pth
+# file listed after the fresh venv's own site-packages, so the `lego` imported is the wheel's (the tests check
+# `lego.__file__`, python/tests/conftest.py).
+WHEEL_DIR  := target/wheels
+WHEEL_VENV := target/wheel-venv
+wheel-test: python-env
+	rm -rf $(WHEEL_DIR) $(WHEEL_VENV)
+	PATH="$(abspath $(VENV))/bin:$$PATH" maturin build --quiet --release --locked -m python/Cargo.toml -o $(WHEEL_DIR)
+	python3 -m venv $(WHEEL_VENV)
+	$(WHEEL_VENV)/bin/python -m pip install --quiet $(WHEEL_DIR)/lego-*.whl
+	$(VENV_PYTHON) -c "import sysconfig; print(sysconfig.get_paths()['purelib'])" > \
+	  "$$($(WHEEL_VENV)/bin/python -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")/test-tools-from-dot-venv.pth"
+	cd $(WHEEL_DIR) && LEGO_EXPECT_PACKAGE_UNDER="$(abspath $(WHEEL_VENV))" \
+	  $(abspath $(WHEEL_VENV))/bin/python -m pytest -q -p no:cacheprovider $(abspath python/tests)
+
 cargo-test: setup
 	$(CARGO) test --workspace --locked
 
@@ -145,7 +164,7 @@ compile-time: release
 gpu-ptx: build
 	python3 bench/gpu/make_ptx.py
 
-test: cargo-test lit fuzz-smoke pytest studio-browser-test
+test: cargo-test lit fuzz-smoke pytest wheel-test studio-browser-test
 
 clean:
 	$(CARGO) clean

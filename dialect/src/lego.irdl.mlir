@@ -79,6 +79,39 @@ irdl.dialect @lego {
     irdl.results(result: %layout)
     irdl.attributes { "static_dims" = %array, "static_to_dims" = %to_array }
   }
+  // CuTe's Swizzle<B, M, S> over the row-major flat index of its dims: `swizzle = array<i64: B, M, S>`.
+  irdl.operation @swizzle {
+    %index = irdl.is index
+    %layout = irdl.base @lego::@layout
+    %array = irdl.base "#builtin.dense_array"
+    %swizzle = irdl.base "#builtin.dense_array"
+    irdl.operands(dims: variadic %index)
+    irdl.results(result: %layout)
+    irdl.attributes { "static_dims" = %array, "swizzle" = %swizzle }
+  }
+  // `outer` after `inner` (CuTe's composition(outer, inner)); the result has `inner`'s dims.
+  irdl.operation @compose {
+    %layout = irdl.base @lego::@layout
+    irdl.operands(outer: %layout, inner: %layout)
+    irdl.results(result: %layout)
+  }
+  // The inverse of a bijection, as a layout over [numel(inner)].
+  irdl.operation @inverse {
+    %layout = irdl.base @lego::@layout
+    irdl.operands(inner: %layout)
+    irdl.results(result: %layout)
+  }
+  // CuTe's shape:stride: `modes` holds the number of leaves of each logical dim, `shape` and `stride` the
+  // leaves' sizes and strides, mode by mode (literals only: injectivity is checked at compile time).
+  irdl.operation @strided {
+    %layout = irdl.base @lego::@layout
+    %modes = irdl.base "#builtin.dense_array"
+    %shape = irdl.base "#builtin.dense_array"
+    %stride = irdl.base "#builtin.dense_array"
+    irdl.operands()
+    irdl.results(result: %layout)
+    irdl.attributes { "modes" = %modes, "shape" = %shape, "stride" = %stride }
+  }
 
   // Using layouts.
   irdl.operation @apply {

@@ -30,6 +30,10 @@ pub enum OpKind {
     GroupBy,
     TileBy,
     ExpandBy,
+    Swizzle,
+    Compose,
+    Inverse,
+    Strided,
     Apply,
     ApplyInverse,
     CastView,
@@ -43,7 +47,7 @@ pub enum OpKind {
 }
 
 impl OpKind {
-    pub const ALL: [OpKind; 18] = [
+    pub const ALL: [OpKind; 22] = [
         OpKind::Row,
         OpKind::Col,
         OpKind::RegP,
@@ -52,6 +56,10 @@ impl OpKind {
         OpKind::GroupBy,
         OpKind::TileBy,
         OpKind::ExpandBy,
+        OpKind::Swizzle,
+        OpKind::Compose,
+        OpKind::Inverse,
+        OpKind::Strided,
         OpKind::Apply,
         OpKind::ApplyInverse,
         OpKind::CastView,
@@ -75,6 +83,10 @@ impl OpKind {
             OpKind::GroupBy => "lego.group_by",
             OpKind::TileBy => "lego.tile_by",
             OpKind::ExpandBy => "lego.expand_by",
+            OpKind::Swizzle => "lego.swizzle",
+            OpKind::Compose => "lego.compose",
+            OpKind::Inverse => "lego.inverse",
+            OpKind::Strided => "lego.strided",
             OpKind::Apply => "lego.apply",
             OpKind::ApplyInverse => "lego.apply_inverse",
             OpKind::CastView => "lego.cast_view",
@@ -108,6 +120,10 @@ impl OpKind {
                 | OpKind::GroupBy
                 | OpKind::TileBy
                 | OpKind::ExpandBy
+                | OpKind::Swizzle
+                | OpKind::Compose
+                | OpKind::Inverse
+                | OpKind::Strided
         )
     }
 }
@@ -171,6 +187,37 @@ pub enum LayoutOp<'c, 'a> {
     GroupBy { dims: Vec<Dim<'c, 'a>>, objects: Vec<Value<'c, 'a>> },
     TileBy { inner: Value<'c, 'a>, levels: Vec<Vec<Dim<'c, 'a>>> },
     ExpandBy { inner: Value<'c, 'a>, dims: Vec<Dim<'c, 'a>>, to_dims: Vec<Dim<'c, 'a>> },
+    /// `swizzle` is `[bits, base, shift]` as written (CuTe's `Swizzle<B, M, S>`; the verifier checks the ranges).
+    Swizzle { swizzle: [i64; 3], dims: Vec<Dim<'c, 'a>> },
+    /// `outer` after `inner`.
+    Compose { outer: Value<'c, 'a>, inner: Value<'c, 'a> },
+    Inverse { inner: Value<'c, 'a> },
+    /// `modes[k]` = the `(size, stride)` leaves of logical dim `k`, as written (the verifier checks them).
+    Strided { modes: Vec<Vec<(i64, i64)>> },
+}
+
+/// A `strided` op's leaves as `lego_algebra` takes them; `Err` names the first size or stride out of range.
+pub fn strided_leaves(modes: &[Vec<(i64, i64)>]) -> Result<Vec<Vec<(u64, u64)>>, String> {
+    modes
+        .iter()
+        .map(|mode| {
+            mode.iter()
+                .map(|&(size, stride)| {
+                    let size = u64::try_from(size)
+                        .ok()
+                        .filter(|size| *size > 0)
+                        .ok_or_else(|| format!("Dimension {size} must be strictly positive"))?;
+                    let stride = u64::try_from(stride).map_err(|_| format!("stride {stride} must be non-negative"))?;
+                    Ok((size, stride))
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The logical dims of a `strided` op (the product of each mode's leaf sizes), when they fit.
+pub fn strided_dims(modes: &[Vec<(i64, i64)>]) -> Option<Vec<i64>> {
+    modes.iter().map(|mode| mode.iter().try_fold(1i64, |product, (size, _)| product.checked_mul(*size))).collect()
 }
 
 fn dense_i64(op: &OperationRef, name: &'static str) -> Result<Vec<i64>, AccessError> {
@@ -253,6 +300,39 @@ pub fn layout_op<'c, 'a>(op: OperationRef<'c, 'a>) -> Result<Option<LayoutOp<'c,
                     LayoutOp::GenP { dims, apply, inverse }
                 }
             }
+        }
+        OpKind::Swizzle => {
+            let statics = dense_i64(&op, "static_dims")?;
+            let dims = mix("static_dims", &statics, &mut operands)?;
+            ensure_consumed("static_dims", &statics, operands)?;
+            let swizzle = match dense_i64(&op, "swizzle")?.as_slice() {
+                &[bits, base, shift] => [bits, base, shift],
+                _ => return Err(AccessError::BadAttribute("swizzle", "array<i64: bits, base, shift>")),
+            };
+            LayoutOp::Swizzle { swizzle, dims }
+        }
+        OpKind::Strided => {
+            let counts = dense_i64(&op, "modes")?;
+            let shape = dense_i64(&op, "shape")?;
+            let stride = dense_i64(&op, "stride")?;
+            let total = counts.iter().try_fold(0usize, |total, count| total.checked_add(usize::try_from(*count).ok()?));
+            if total != Some(shape.len()) || shape.len() != stride.len() {
+                return Err(AccessError::BadAttribute(
+                    "modes",
+                    "the leaf count of each mode, adding up to the lengths of 'shape' and 'stride'",
+                ));
+            }
+            let mut leaves = shape.into_iter().zip(stride);
+            let modes = counts.iter().map(|&count| leaves.by_ref().take(count as usize).collect()).collect();
+            LayoutOp::Strided { modes }
+        }
+        OpKind::Compose => {
+            let outer = operands.next().ok_or(AccessError::BadAttribute("outer", "a layout operand"))?;
+            let inner = operands.next().ok_or(AccessError::BadAttribute("inner", "a layout operand"))?;
+            LayoutOp::Compose { outer, inner }
+        }
+        OpKind::Inverse => {
+            LayoutOp::Inverse { inner: operands.next().ok_or(AccessError::BadAttribute("inner", "a layout operand"))? }
         }
         OpKind::OrderBy => LayoutOp::OrderBy { objects: operands.collect() },
         OpKind::GroupBy => {
@@ -358,6 +438,7 @@ pub fn logical_dims<'c: 'a, 'a>(value: Value<'c, 'a>) -> Option<Vec<Dim<'c, 'a>>
             | LayoutOp::Col { dims: own }
             | LayoutOp::RegP { dims: own, .. }
             | LayoutOp::GenP { dims: own, .. }
+            | LayoutOp::Swizzle { dims: own, .. }
             | LayoutOp::GroupBy { dims: own, .. } => dims.extend(own),
             // Objects in reverse, so that the first is expanded first; rank-0 objects add nothing (and could
             // otherwise be re-expanded exponentially often in a DAG).
@@ -367,6 +448,11 @@ pub fn logical_dims<'c: 'a, 'a>(value: Value<'c, 'a>) -> Option<Vec<Dim<'c, 'a>>
             LayoutOp::TileBy { levels, .. } => dims.extend(levels.into_iter().flatten()),
             // docs/reference/semantics.md: apply(s⃗) = … apply(L, s⃗): the logical dims are those of the input layout.
             LayoutOp::ExpandBy { inner, .. } => pending.push(inner),
+            // compose takes its inner layout's indices.
+            LayoutOp::Compose { inner, .. } => pending.push(inner),
+            // One size, Π dims(inner): spelled only when it is a known constant.
+            LayoutOp::Inverse { inner } => dims.push(Dim::Static(facts.facts(inner).volume?)),
+            LayoutOp::Strided { modes } => dims.extend(strided_dims(&modes)?.into_iter().map(Dim::Static)),
         }
     }
     Some(dims)
@@ -432,7 +518,10 @@ impl LayoutFactsCache {
             let layout = defining_layout(current).map(|(_, layout)| layout);
             let children: Vec<Value> = match &layout {
                 Some(LayoutOp::OrderBy { objects } | LayoutOp::GroupBy { objects, .. }) => objects.clone(),
-                Some(LayoutOp::TileBy { inner, .. } | LayoutOp::ExpandBy { inner, .. }) => vec![*inner],
+                Some(LayoutOp::TileBy { inner, .. } | LayoutOp::ExpandBy { inner, .. } | LayoutOp::Inverse { inner }) => {
+                    vec![*inner]
+                }
+                Some(LayoutOp::Compose { outer, inner }) => vec![*outer, *inner],
                 _ => Vec::new(),
             };
             if !children_done {
@@ -452,9 +541,12 @@ impl LayoutFactsCache {
             let children_cyclic = children.iter().any(|child| child_facts(self, child).cyclic);
             let mut facts = match layout {
                 None => LayoutFacts::HIDDEN,
-                Some(LayoutOp::Row { dims } | LayoutOp::Col { dims } | LayoutOp::RegP { dims, .. }) => {
-                    LayoutFacts::of_dims(&dims, true)
-                }
+                Some(
+                    LayoutOp::Row { dims }
+                    | LayoutOp::Col { dims }
+                    | LayoutOp::RegP { dims, .. }
+                    | LayoutOp::Swizzle { dims, .. },
+                ) => LayoutFacts::of_dims(&dims, true),
                 Some(LayoutOp::GenP { dims, inverse, .. }) => LayoutFacts::of_dims(&dims, inverse.is_some()),
                 Some(LayoutOp::GroupBy { dims, objects }) => {
                     let invertible = objects.iter().all(|object| child_facts(self, object).invertible);
@@ -480,6 +572,19 @@ impl LayoutFactsCache {
                     LayoutFacts::of_dims(&tiles, child_facts(self, &inner).invertible)
                 }
                 Some(LayoutOp::ExpandBy { inner, .. }) => child_facts(self, &inner),
+                Some(LayoutOp::Compose { outer, inner }) => {
+                    let inner_facts = child_facts(self, &inner);
+                    LayoutFacts { invertible: inner_facts.invertible && child_facts(self, &outer).invertible, ..inner_facts }
+                }
+                Some(LayoutOp::Inverse { inner }) => LayoutFacts { rank: Some(1), ..child_facts(self, &inner) },
+                Some(LayoutOp::Strided { modes }) => {
+                    let dims: Vec<Dim> = strided_dims(&modes).unwrap_or_default().into_iter().map(Dim::Static).collect();
+                    let compact = strided_leaves(&modes)
+                        .ok()
+                        .and_then(|leaves| lego_algebra::check_strided(&leaves).ok())
+                        .is_some_and(|info| info.compact);
+                    LayoutFacts { rank: Some(modes.len()), ..LayoutFacts::of_dims(&dims, compact) }
+                }
             };
             facts.cyclic |= children_cyclic;
             visiting.remove(&key);
@@ -490,11 +595,74 @@ impl LayoutFactsCache {
 
     /// [`layout_codomain`] with this cache's facts.
     pub fn codomain(&mut self, value: Value) -> Option<i64> {
-        match defining_layout(value)? {
-            (_, LayoutOp::ExpandBy { dims, .. }) => known_product(&dims),
-            _ => self.facts(value).volume,
+        // compose's positions are its outer layout's: follow the chain of outer layouts (iteratively).
+        let mut value = value;
+        loop {
+            match defining_layout(value)? {
+                (_, LayoutOp::ExpandBy { dims, .. }) => return known_product(&dims),
+                (_, LayoutOp::Compose { outer, .. }) => value = outer,
+                // A padded strided spans its extent.
+                (_, LayoutOp::Strided { modes }) => {
+                    let info = lego_algebra::check_strided(&strided_leaves(&modes).ok()?).ok()?;
+                    return i64::try_from(info.extent).ok();
+                }
+                _ => return self.facts(value).volume,
+            }
         }
     }
+}
+
+/// What makes a layout apply-only, for the verifier's message: the first apply-only `gen_p` or padded
+/// `strided` found among the constructors that build it (depth first).
+pub fn apply_only_piece(value: Value) -> &'static str {
+    let mut pending = vec![value];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(value) = pending.pop() {
+        if !seen.insert(melior::ir::ValueLike::to_raw(&value).ptr as usize) {
+            continue;
+        }
+        match defining_layout(value) {
+            Some((_, LayoutOp::GenP { inverse: None, .. })) => break,
+            Some((_, LayoutOp::Strided { .. })) if !maps_onto(value) => {
+                return "a padded lego.strided (injective, but not onto its extent)";
+            }
+            Some((_, LayoutOp::OrderBy { objects } | LayoutOp::GroupBy { objects, .. })) => pending.extend(objects.into_iter().rev()),
+            Some((_, LayoutOp::TileBy { inner, .. } | LayoutOp::ExpandBy { inner, .. } | LayoutOp::Inverse { inner })) => {
+                pending.push(inner)
+            }
+            Some((_, LayoutOp::Compose { outer, inner })) => pending.extend([inner, outer]),
+            _ => {}
+        }
+    }
+    "an apply-only lego.gen_p (no 'inv' region)"
+}
+
+/// Whether the layout maps onto its elements (with invertibility: a bijection): false when its last stage is an
+/// `expand_by` (padding positions have no element), as `lego_algebra::Layout::is_onto`. A layout whose
+/// construction is hidden counts as onto (lowering re-checks what it can see). Iterative.
+pub fn maps_onto(value: Value) -> bool {
+    let mut pending = vec![value];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(value) = pending.pop() {
+        if !seen.insert(melior::ir::ValueLike::to_raw(&value).ptr as usize) {
+            continue;
+        }
+        match defining_layout(value) {
+            Some((_, LayoutOp::ExpandBy { .. })) => return false,
+            Some((_, LayoutOp::Strided { modes })) => {
+                let compact = strided_leaves(&modes).ok().and_then(|leaves| lego_algebra::check_strided(&leaves).ok());
+                if !compact.is_some_and(|info| info.compact) {
+                    return false;
+                }
+            }
+            Some((_, LayoutOp::Compose { outer, .. })) => pending.push(outer),
+            Some((_, LayoutOp::OrderBy { objects })) => pending.extend(objects),
+            Some((_, LayoutOp::GroupBy { objects, .. })) => pending.extend(objects.first().copied()),
+            Some((_, LayoutOp::TileBy { inner, .. })) => pending.push(inner),
+            _ => {}
+        }
+    }
+    true
 }
 
 /// The index operands of `apply`/`load`/`store`/`assert_apply_bounds` (everything after the layout or view).

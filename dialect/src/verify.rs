@@ -96,7 +96,7 @@ fn verify_op(kind: OpKind, op: OperationRef, facts: &mut LayoutFactsCache) -> Ch
                 }
             }
             // Invertibility is only judged where the layout's dims are visible (as before the facts cache).
-            check_invertible(shape.rank.is_none() || shape.invertible)
+            check_invertible(shape.rank.is_none() || shape.invertible, layout)
         }
         OpKind::CastView => verify_cast_view(op, facts),
         OpKind::Load | OpKind::Store => verify_access(kind, op, facts),
@@ -114,11 +114,11 @@ fn check_index_count(rank: Option<usize>, indices: usize) -> Check {
     }
 }
 
-fn check_invertible(invertible: bool) -> Check {
+fn check_invertible(invertible: bool, layout: melior::ir::Value) -> Check {
     if invertible {
         Ok(())
     } else {
-        Err("layout is not invertible: it is built from an apply-only lego.gen_p (no 'inv' region)".into())
+        Err(format!("layout is not invertible: it is built from {}", crate::ops::apply_only_piece(layout)))
     }
 }
 
@@ -154,6 +154,7 @@ fn check_element_count(layout: &LayoutOp, facts: &mut LayoutFactsCache) -> Check
         | LayoutOp::Col { dims }
         | LayoutOp::RegP { dims, .. }
         | LayoutOp::GenP { dims, .. }
+        | LayoutOp::Swizzle { dims, .. }
         | LayoutOp::GroupBy { dims, .. } => of_sizes(&[dims]),
         LayoutOp::TileBy { levels, .. } => {
             let tiles: Vec<Dim> = levels.iter().flatten().copied().collect();
@@ -169,6 +170,9 @@ fn check_element_count(layout: &LayoutOp, facts: &mut LayoutFactsCache) -> Check
                 (real, real_unknown)
             }
         }
+        // The count of an operand, checked at the operand.
+        // Checked exactly by verify_layout (lego_algebra::check_strided).
+        LayoutOp::Compose { .. } | LayoutOp::Inverse { .. } | LayoutOp::Strided { .. } => return Ok(()),
         LayoutOp::OrderBy { objects } => {
             let parts: Vec<_> = objects.iter().map(|object| facts.facts(*object)).collect();
             if parts.iter().any(|part| part.known_volume > MAX_ELEMENTS) {
@@ -240,6 +244,35 @@ fn verify_layout(layout: LayoutOp, facts: &mut LayoutFactsCache) -> Check {
             Ok(())
         }
         LayoutOp::TileBy { inner, levels } => verify_tile_by(inner, &levels),
+        LayoutOp::Swizzle { swizzle, dims } => verify_swizzle(swizzle, &dims),
+        // docs/ops/strided.md: sizes ≥ 1, strides ≥ 0, bounded, injective (a colliding pair is the error).
+        LayoutOp::Strided { modes } => {
+            let leaves = crate::ops::strided_leaves(&modes)?;
+            lego_algebra::check_strided(&leaves).map(|_| ()).map_err(|error| error.to_string())
+        }
+        LayoutOp::Compose { outer, inner } => {
+            if let (Some(positions), Some(elements)) = (facts.codomain(inner), facts.facts(outer).volume) {
+                if positions != elements {
+                    return Err(format!(
+                        "the inner layout (operand #1) maps to {positions} positions but the outer layout (operand #0) has {elements} elements"
+                    ));
+                }
+            }
+            Ok(())
+        }
+        LayoutOp::Inverse { inner } => {
+            let inner_facts = facts.facts(inner);
+            if inner_facts.rank.is_some() && !inner_facts.invertible {
+                return Err(format!(
+                    "layout (operand #0) is not invertible: it is built from {}",
+                    crate::ops::apply_only_piece(inner)
+                ));
+            }
+            if !crate::ops::maps_onto(inner) {
+                return Err("layout (operand #0) is not a bijection: its last stage is a lego.expand_by, whose padding positions have no element".into());
+            }
+            Ok(())
+        }
         LayoutOp::ExpandBy { inner, dims, to_dims } => {
             check_positive(&dims, "Dimension")?;
             check_positive(&to_dims, "Dimension")?;
@@ -271,6 +304,33 @@ fn verify_layout(layout: LayoutOp, facts: &mut LayoutFactsCache) -> Check {
             Ok(())
         }
     }
+}
+
+/// swizzle (docs/ops/swizzle.md): `bits`, `base`, `shift` ≥ 0 with `shift ≥ bits` and a sum ≤ 62 (the rules
+/// of `lego_algebra::check_swizzle_parameters`), and, when every size is known, an element count that is a
+/// multiple of the period `2^(bits+base+shift)` (then the map permutes `[0, n)`).
+fn verify_swizzle(swizzle: [i64; 3], dims: &[Dim]) -> Check {
+    check_positive(dims, "Dimension")?;
+    let [bits, base, shift] = swizzle;
+    let parameter = |value: i64, name: &str| {
+        u32::try_from(value).map_err(|_| format!("swizzle '{name}' must be a non-negative integer, found {value}"))
+    };
+    let (bits, base, shift) = (parameter(bits, "bits")?, parameter(base, "base")?, parameter(shift, "shift")?);
+    lego_algebra::check_swizzle_parameters(bits, base, shift).map_err(|error| error.to_string())?;
+    let period = 1i64 << (bits + base + shift);
+    if let Some(numel) = crate::ops::known_product(dims) {
+        if numel % period != 0 {
+            return Err(lego_algebra::AlgebraError::SwizzleSize {
+                numel: numel as u64,
+                bits,
+                base,
+                shift,
+                period: period as u64,
+            }
+            .to_string());
+        }
+    }
+    Ok(())
 }
 
 /// tile_by (docs/reference/verifier.md; d_o, q_o as in docs/reference/semantics.md). The input may be a function/block argument: its
@@ -448,6 +508,18 @@ fn verify_access(kind: OpKind, op: OperationRef, facts: &mut LayoutFactsCache) -
     check_index_count(view_layout_rank(view, facts), op.operand_count() - view_position - 1)
 }
 
+/// Whether `op` is nested in a `gpu.launch`.
+fn inside_launch(op: OperationRef) -> bool {
+    let mut current = op.parent_operation();
+    while let Some(parent) = current {
+        if parent.name().as_string_ref().as_str() == Ok("gpu.launch") {
+            return true;
+        }
+        current = parent.parent_operation();
+    }
+    false
+}
+
 fn verify_check(op: OperationRef) -> Check {
     let coalescing = op.has_attribute("coalescing");
     let bank = op.has_attribute("bank_conflict_free");
@@ -455,7 +527,8 @@ fn verify_check(op: OperationRef) -> Check {
         return Err("must request at least one property (coalescing or bank_conflict_free)".into());
     }
     let Some(function) = enclosing_function(op) else { return Err("must be inside a function".into()) };
-    if !has_argument_with_attribute(&function, "lego.thread_id") {
+    // Inside a kernel (gpu.launch) the thread id is the launch's own.
+    if !has_argument_with_attribute(&function, "lego.thread_id") && !inside_launch(op) {
         return Err("parent function must have a {lego.thread_id} argument".into());
     }
     for name in ["warp_size", "num_banks", "element_size"] {

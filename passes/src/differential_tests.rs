@@ -254,6 +254,28 @@ fn multi_block_tile_by_matches_the_reference_algebra() {
     }
 }
 
+/// The ops added after the published dialect (`swizzle`, drawn with `new_ops_percent`), alone and as pieces of
+/// order_by / group_by / tile_by chains, literal and symbolic sizes, through each lowering path.
+#[test]
+fn new_layout_ops_match_the_reference_algebra() {
+    for (lowering, wanted) in [
+        ("lego-to-arith", requested_cases() / 2),
+        ("lego-normalization, lego-to-arith", requested_cases() / 4),
+        ("lego-lower", requested_cases() / 4),
+    ] {
+        let started = std::time::Instant::now();
+        let checked = run_differential_with(&Run {
+            lowering,
+            wanted,
+            seed: seed() ^ 0x5e1e_c7ed,
+            config: RandomConfig { new_ops_percent: 35, symbolic_percent: symbolic_percent(), ..RandomConfig::default() },
+            decorate: &|functions, _, _| functions.to_string(),
+        });
+        eprintln!("new layout ops via `{lowering}`: {checked} cases agree in {:.1?}", started.elapsed());
+        assert!(checked >= wanted);
+    }
+}
+
 /// Morton-shaped inputs (docs/reference/lowering.md §5): `apply(row [2, …, 2], bits)` where the indices are single
 /// bits of S sources (S = 2 or 3), level by level, extracted as `andi(shrui(x, b), 1)` or
 /// `remui(divui(x, 2^b), 2)`. Lowered, the flat index is an `addi` tree of `shli(bit, S·level + offset)` —

@@ -4,6 +4,7 @@
 //! one list of registered names. Pipelines are in [`pipelines`].
 
 pub mod canonicalize;
+pub mod choose_smem_layout;
 pub mod cleanup;
 pub mod constant_inputs;
 pub mod diagnostics;
@@ -21,7 +22,7 @@ pub mod strength_reduction;
 pub mod targets;
 pub mod verify;
 pub use verify::{
-    bounds_checks, genp_obligation, smt_encode, verify_bank_conflicts, verify_bijectivity, verify_checks, verify_coalescing, verify_common,
+    analyze_memory, bounds_checks, genp_obligation, smt_encode, verify_bank_conflicts, verify_bijectivity, verify_checks, verify_coalescing, verify_common,
 };
 
 pub use registry::{build_pass_manager, Entry, OptionSpec, Options, PassInfo, Registry, RegistryError};

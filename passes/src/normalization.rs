@@ -283,7 +283,10 @@ fn rewrite<'c, 'a>(context: &'c Context, op: OperationRef<'c, 'a>) -> Result<Opt
     Ok(match layout {
         LayoutOp::Row { dims } => Some(reg_p(&b, &(0..dims.len() as i64).collect::<Vec<_>>(), &dims)),
         LayoutOp::Col { dims } => Some(reg_p(&b, &(0..dims.len() as i64).rev().collect::<Vec<_>>(), &dims)),
-        LayoutOp::RegP { .. } | LayoutOp::GenP { .. } => None,
+        // A swizzle is a core op: lego-to-arith lowers it (docs/ops/swizzle.md).
+        LayoutOp::RegP { .. } | LayoutOp::GenP { .. } | LayoutOp::Swizzle { .. } => None,
+        // Lowered directly by lego-to-arith (docs/ops/compose.md, docs/ops/inverse.md).
+        LayoutOp::Compose { .. } | LayoutOp::Inverse { .. } | LayoutOp::Strided { .. } => None,
         // A tile_by reads its input's blocks: flattening or unwrapping that order_by would change them.
         LayoutOp::OrderBy { .. } if feeds_tile_by(op) => None,
         LayoutOp::OrderBy { objects } => {

@@ -21,6 +21,18 @@ pub fn verification_passes() -> Vec<PassInfo> {
             entry: Entry::Pass(crate::verify_checks::create),
         },
         PassInfo {
+            name: "lego-analyze-memory",
+            description: "Exact bank-conflict degree of every shared access and sectors per warp request of every global access in gpu.launch kernels (Z3)",
+            options: crate::analyze_memory::OPTIONS,
+            entry: Entry::Pass(crate::analyze_memory::create),
+        },
+        PassInfo {
+            name: "lego-choose-smem-layout",
+            description: "Choose each shared tile's layout (original, padding, XOR swizzle) with the least bank-conflict degree, proved with Z3",
+            options: crate::choose_smem_layout::OPTIONS,
+            entry: Entry::Pass(crate::choose_smem_layout::create),
+        },
+        PassInfo {
             name: "lego-verify-bijectivity",
             description: "Prove that each gen_p's inv inverts its apply (Z3)",
             options: crate::verify_bijectivity::OPTIONS,

@@ -3,7 +3,8 @@
 //! bodies contain), exactly per docs/reference/semantics.md, in the published op form of docs/reference/lowering.md §2. Afterwards no `lego.` op remains except `check` / `assume*` / `assert*` and the layouts
 //! those asserts refer to.
 //!
-//! Steps: (1) functions taking `!lego.view` / `!lego.layout` arguments are rewritten to take the memref and
+//! Steps: (0) calls of functions returning `!lego.layout` are inlined and those functions erased
+//! ([`crate::lowering::layout_functions`]); (1) functions taking `!lego.view` / `!lego.layout` arguments are rewritten to take the memref and
 //! the layout's SSA values ([`crate::lowering::views`]); (2) every use op is replaced by the arithmetic of
 //! its layout, inserted right before it ([`crate::lowering::emit`]), repeatedly while inlined gen_p bodies
 //! bring in new lego uses; (3) the clean-up of §0 ([`crate::cleanup::greedy_cleanup`]): folding, constants
@@ -81,6 +82,11 @@ impl LegoPass for ToArith {
 pub fn lower(root: OperationRef, assume_bounds: bool, verify_gen_p: bool) -> Result<(), PassFailure> {
     let handle = crate::mlir_context::ContextHandle::of(&root);
     let context = handle.get();
+    // Layouts built once by a function returning !lego.layout: inlined at each call first (their bodies may
+    // pass layouts on to functions with layout arguments, which the threading below then handles).
+    if !crate::lowering::layout_functions::inline_layout_functions(context, root) {
+        return Err(PassFailure("calls of functions returning !lego.layout could not be inlined".into()));
+    }
     if !views::thread_through_calls(context, root) {
         return Err(PassFailure("views or layouts could not be threaded through calls".into()));
     }

@@ -5,10 +5,14 @@ the layout becomes lego IR, ``lego-lower`` turns it into simplified index arithm
 as SymPy expressions.
 """
 
+import sys as _sys
+
 from . import core
 from ._lego import LegoError, __version__
 from .core import *  # noqa: F401,F403 (the published package star-exports lego.core)
 from .core import __all__ as _core_all
+from ._translate import translate
+from .frontends import cuda_c_gen, cxx_gen, fortran_gen, glsl_gen, js_gen, julia_gen, rust_gen  # the source generators (§3)
 from .frontends.python_mlir import col, gen_p, group_by, order_by, reg_p, row, tile_by
 from .frontends.python_mlir import (Batched, BatchedLayout, BlockCyclic, ColMajor, Custom, LegoArray, LegoLayout,
                                     RowMajor, Swizzle, Tiled, TiledPermute, TiledView, Transposed, ZCurve)
@@ -20,4 +24,19 @@ from .jit.builders import CompileResult, DType, GPUTarget, KernelBuilder, Layout
 __all__ = list(_core_all) + ["core", "__version__", "row", "col", "reg_p", "order_by", "tile_by", "group_by",
                               "gen_p", "LegoLayout", "RowMajor", "ColMajor", "Transposed", "TiledPermute", "Tiled",
                               "TiledView", "Custom", "ZCurve", "Swizzle", "BlockCyclic", "Batched", "BatchedLayout",
-                              "LegoArray", "autotune", "DType"]
+                              "LegoArray", "autotune", "DType", "translate", "rust_gen", "cxx_gen", "fortran_gen",
+                              "julia_gen", "cuda_c_gen", "js_gen", "glsl_gen"]
+
+# lego.torch (annotate, rearrange, LegoTensor; the published API, §0 rev B): imported with lego when torch already
+# is, else on first use of these names (module __getattr__), so `import lego` does not import torch.
+_TORCH_NAMES = ("annotate", "rearrange", "LegoTensor")
+if "torch" in _sys.modules:
+    from .torch import LegoTensor, annotate, rearrange  # noqa: E402
+
+
+def __getattr__(name):
+    if name in _TORCH_NAMES:
+        from . import torch as _lego_torch
+
+        return getattr(_lego_torch, name)
+    raise AttributeError(f"module 'lego' has no attribute {name!r}")

@@ -69,6 +69,9 @@ def to_desc(expr: Any, ctx: ExprContext) -> Descriptor:
             return total
         subtrahend = negative[0] if len(negative) == 1 else ("add", tuple(negative))
         return ("sub", total, subtrahend)
+    if expr.is_Pow and expr.args[1].is_negative:
+        # A quotient is a Mul with a denominator (M / BM); a bare negative power is no index arithmetic (§5.6).
+        raise NotImplementedError(f"lego cannot lower the power {expr} (only non-negative integer exponents)")
     if expr.is_Mul or expr.is_Pow or expr.is_Rational:
         numerator, denominator = expr.as_numer_denom()
         if denominator != 1:

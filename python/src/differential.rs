@@ -44,7 +44,12 @@ pub(crate) fn describe<'py>(py: Python<'py>, layout: &Layout) -> PyResult<Option
         LayoutNode::GenP { gen: GenFn::Rev { n1, n2 }, .. } => {
             tuple(vec!["rev".into_bound_py_any(py)?, n1.into_bound_py_any(py)?, n2.into_bound_py_any(py)?])
         }
-        LayoutNode::GenP { .. } | LayoutNode::ExpandBy { .. } => Ok(None),
+        LayoutNode::GenP { .. }
+        | LayoutNode::ExpandBy { .. }
+        | LayoutNode::Swizzle { .. }
+        | LayoutNode::Compose { .. }
+        | LayoutNode::Inverse { .. }
+        | LayoutNode::Strided { .. } => Ok(None),
         LayoutNode::OrderBy { parts } => match all(parts)? {
             Some(parts) => tuple(vec!["order_by".into_bound_py_any(py)?, parts.into_bound_py_any(py)?]),
             None => Ok(None),
@@ -80,7 +85,7 @@ pub fn random_layouts<'py>(
     max_depth: usize,
     samples: usize,
 ) -> PyResult<Vec<Bound<'py, PyAny>>> {
-    let config = RandomConfig { max_numel, max_depth, symbolic_percent: 0, allow_expand_by: false, only_tile_by: false };
+    let config = RandomConfig { max_numel, max_depth, symbolic_percent: 0, allow_expand_by: false, only_tile_by: false, new_ops_percent: 0 };
     let mut rng = SplitMix64::new(seed);
     let mut out = Vec::with_capacity(count);
     let mut draws = 0usize;

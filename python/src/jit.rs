@@ -3,6 +3,10 @@
 //! parsed with the dialect's parser, verified, run through one of the registry's pipelines (`lego-to-nvvm`,
 //! `lego-to-rocdl`, `lego-to-spirv`, `lego-to-llvmspirv`, `lego-to-llvm`, `lego-to-wasm`, …) and printed back.
 //!
+//! `parse_module` returns the parsed and verified module held in its own context (`lego._lego.Module`):
+//! `KernelBuilder.build_module()` and the CPU kernel DSL hand it out, and its `llvm_ir()` is how the CPU kernels
+//! reach LLVM IR in-process.
+//!
 //! Also a test hook: `algebra_eval` evaluates a layout described as lego-algebra JSON (`describe::from_json`)
 //! with the algebra's interpreter, the reference the JIT tests check generated index expressions against.
 //!
@@ -97,8 +101,171 @@ pub fn algebra_eval(json: &str, mode: &str, values: Vec<u64>) -> PyResult<Vec<u6
     }
 }
 
+/// A parsed and verified module held in its own MLIR context (`lego._lego.parse_module`): what
+/// `KernelBuilder.build_module()` and the CPU kernel DSL return as their module, and the CPU DSL's way to LLVM IR
+/// (`llvm_ir`). The context cannot move between threads, hence `unsendable`.
+#[pyclass(unsendable, module = "lego._lego", name = "Module")]
+pub struct ParsedModule {
+    // Declared before `context`, destroyed first (Drop below), then the context drops.
+    raw: mlir_sys::MlirModule,
+    // Owns the module's context: never read, only kept alive as long as `raw`.
+    _context: melior::Context,
+}
+
+impl Drop for ParsedModule {
+    fn drop(&mut self) {
+        // SAFETY: `raw` came from `Module::to_raw` of a module whose owner was forgotten; destroyed once, here,
+        // while its context is still alive (fields drop after this).
+        unsafe { mlir_sys::mlirModuleDestroy(self.raw) }
+    }
+}
+
+mod llvm_c {
+    use mlir_sys::{LLVMContextRef, LLVMModuleRef};
+    use std::ffi::c_char;
+    extern "C" {
+        pub fn LLVMContextCreate() -> LLVMContextRef;
+        pub fn LLVMContextDispose(context: LLVMContextRef);
+        pub fn LLVMDisposeModule(module: LLVMModuleRef);
+        pub fn LLVMPrintModuleToString(module: LLVMModuleRef) -> *mut c_char;
+        pub fn LLVMDisposeMessage(message: *mut c_char);
+    }
+}
+
+fn collect_names<'c: 'a, 'a>(
+    op: &impl melior::ir::operation::OperationLike<'c, 'a>,
+    out: &mut Vec<String>,
+    funcs: &mut Vec<String>,
+) {
+    use melior::ir::{operation::OperationLike, BlockLike, RegionLike};
+    let name = op.name().as_string_ref().as_str().unwrap_or("?").to_string();
+    if name == "func.func" || name == "llvm.func" || name == "gpu.func" {
+        if let Ok(symbol) = op.attribute("sym_name") {
+            if let Ok(text) = melior::ir::attribute::StringAttribute::try_from(symbol) {
+                funcs.push(text.value().to_string());
+            }
+        }
+    }
+    out.push(name);
+    for region in op.regions() {
+        let mut block = region.first_block();
+        while let Some(b) = block {
+            let mut inner = b.first_operation();
+            while let Some(o) = inner {
+                collect_names(&o, out, funcs);
+                inner = o.next_in_block();
+            }
+            block = b.next_in_region();
+        }
+    }
+}
+
+impl ParsedModule {
+    fn module(&self) -> std::mem::ManuallyDrop<melior::ir::Module<'_>> {
+        // SAFETY: `raw` is a live module of `self.context`; ManuallyDrop keeps this view from destroying it.
+        std::mem::ManuallyDrop::new(unsafe { melior::ir::Module::from_raw(self.raw) })
+    }
+}
+
+#[pymethods]
+impl ParsedModule {
+    /// The module printed (custom lego syntax).
+    fn __str__(&self) -> String {
+        lego_dialect::source::print(&self.module().as_operation(), Default::default())
+    }
+
+    #[getter]
+    fn text(&self) -> String {
+        self.__str__()
+    }
+
+    /// Every operation's name, pre-order (the module first).
+    fn operation_names(&self) -> Vec<String> {
+        let (mut names, mut funcs) = (Vec::new(), Vec::new());
+        collect_names(&self.module().as_operation(), &mut names, &mut funcs);
+        names
+    }
+
+    /// The symbol names of the `func.func` / `llvm.func` / `gpu.func` operations, in order.
+    fn functions(&self) -> Vec<String> {
+        let (mut names, mut funcs) = (Vec::new(), Vec::new());
+        collect_names(&self.module().as_operation(), &mut names, &mut funcs);
+        funcs
+    }
+
+    /// MLIR's verifier on the held module.
+    fn verify(&self) -> bool {
+        use melior::ir::operation::OperationLike;
+        self.module().as_operation().verify()
+    }
+
+    /// A new module: this one through `pipeline` (a registry pipeline text). Errors: `LegoError`.
+    fn run(&self, pipeline: &str) -> PyResult<ParsedModule> {
+        let lowered = compile_inner(&self.__str__(), pipeline, "<lego.Module.run>").map_err(LegoError::new_err)?;
+        parse_held(&lowered, "<lego.Module.run>").map_err(LegoError::new_err)
+    }
+
+    /// The LLVM IR text of a module that is all LLVM dialect (after `lego-to-llvm`), through MLIR's
+    /// translation in-process. Errors: `LegoError`.
+    fn llvm_ir(&self) -> PyResult<String> {
+        let outcome = catch_unwind(AssertUnwindSafe(|| -> Result<String, String> {
+            // SAFETY: a fresh LLVM context, disposed of after the module translated into it.
+            unsafe {
+                let context = llvm_c::LLVMContextCreate();
+                let module = mlir_sys::mlirTranslateModuleToLLVMIR(self.module().as_operation().to_raw(), context);
+                if module.is_null() {
+                    llvm_c::LLVMContextDispose(context);
+                    return Err(
+                        "could not translate the module to LLVM IR: it must be all LLVM dialect \
+                                (run lego-to-llvm first)"
+                            .to_string(),
+                    );
+                }
+                let message = llvm_c::LLVMPrintModuleToString(module);
+                let text = std::ffi::CStr::from_ptr(message).to_string_lossy().into_owned();
+                llvm_c::LLVMDisposeMessage(message);
+                llvm_c::LLVMDisposeModule(module);
+                llvm_c::LLVMContextDispose(context);
+                Ok(text)
+            }
+        }));
+        match outcome {
+            Ok(result) => result.map_err(LegoError::new_err),
+            Err(panic) => Err(LegoError::new_err(format!("internal error: {}", panic_text(panic)))),
+        }
+    }
+}
+
+fn parse_held(text: &str, file_name: &str) -> Result<ParsedModule, String> {
+    lego_passes::register_upstream_passes();
+    let context = lego_dialect::create_context().map_err(|error| error.to_string())?;
+    let raw = {
+        let module = lego_dialect::source::parse(&context, file_name, text).map_err(|error| error.to_string())?;
+        let raw = module.to_raw();
+        std::mem::forget(module);
+        raw
+    };
+    Ok(ParsedModule { raw, _context: context })
+}
+
+/// Parses and verifies `text` (the errors with their locations as `LegoError`), and returns the module held
+/// in its own context.
+#[pyfunction]
+#[pyo3(signature = (text, file_name = "<lego.parse_module>"))]
+pub fn parse_module(text: &str, file_name: &str) -> PyResult<ParsedModule> {
+    // The checked run collects every diagnostic; the held parse then cannot fail on the same text.
+    compile_inner(text, "", file_name).map_err(LegoError::new_err)?;
+    let outcome = catch_unwind(AssertUnwindSafe(|| parse_held(text, file_name)));
+    match outcome {
+        Ok(result) => result.map_err(LegoError::new_err),
+        Err(panic) => Err(LegoError::new_err(format!("internal error: {}", panic_text(panic)))),
+    }
+}
+
 /// The registration line of lib.rs.
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_class::<ParsedModule>()?;
+    module.add_function(wrap_pyfunction!(parse_module, module)?)?;
     module.add_function(wrap_pyfunction!(compile_module, module)?)?;
     module.add_function(wrap_pyfunction!(algebra_eval, module)?)?;
     Ok(())

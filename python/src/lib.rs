@@ -9,12 +9,15 @@
 //! `LegoError`), MLIR diagnostics are collected by a handler on the session's context and raised as
 //! `LegoError` with their `file:line:col` (the Python file and line where the layout piece was built).
 
+mod arith;
 mod desc;
 mod differential;
 mod emit;
+mod guard;
 mod jit;
 mod readback;
 mod transform;
+mod translate;
 
 use std::{
     panic::{catch_unwind, AssertUnwindSafe},
@@ -242,9 +245,13 @@ fn _lego(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("LegoError", module.py().get_type::<LegoError>())?;
     module.add_class::<Session>()?;
     module.add_function(wrap_pyfunction!(differential::random_layouts, module)?)?;
+    module.add_function(wrap_pyfunction!(translate::translate, module)?)?;
+    module.add_function(wrap_pyfunction!(translate::translate_languages, module)?)?;
+    jit::register(module)?;
+    module.add_function(wrap_pyfunction!(arith::arith_nodes, module)?)?;
+    module.add_function(wrap_pyfunction!(guard::raise_panic, module)?)?;
     module.add_class::<transform::IndexProgram>()?;
     module.add_function(wrap_pyfunction!(transform::random_layout_tables, module)?)?;
-    jit::register(module)?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

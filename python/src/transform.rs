@@ -1090,7 +1090,7 @@ pub fn random_layout_tables<'py>(
     max_depth: usize,
 ) -> PyResult<Vec<LayoutTable<'py>>> {
     use lego_algebra::random::{random_layout, RandomConfig, SplitMix64};
-    let config = RandomConfig { max_numel, max_depth, symbolic_percent: 0, allow_expand_by: false, only_tile_by: false };
+    let config = RandomConfig { max_numel, max_depth, symbolic_percent: 0, allow_expand_by: false, only_tile_by: false, new_ops_percent: 0 };
     let mut rng = SplitMix64::new(seed);
     let mut out = Vec::with_capacity(count);
     let mut draws = 0usize;

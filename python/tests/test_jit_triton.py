@@ -333,3 +333,23 @@ def test_bench_sources_are_current():
     finally:
         sys.path.remove(str(bench))
     assert generate.render() == (bench / "generated" / "lego_generated.py").read_text()
+
+
+def test_bench_extra_sources_are_current():
+    """bench/triton/generated/lego_blockptr.py and numba_generated.py (what the H100's second run ran) are
+    exactly what lego.jit makes now, and every block-pointer kernel holds block pointers."""
+    import pathlib
+    import sys
+
+    bench = pathlib.Path(__file__).resolve().parents[2] / "bench" / "triton"
+    sys.path.insert(0, str(bench))
+    try:
+        import generate_extra
+    finally:
+        sys.path.remove(str(bench))
+    blockptr, numba = generate_extra.render()
+    assert blockptr == (bench / "generated" / "lego_blockptr.py").read_text()
+    assert numba == (bench / "generated" / "numba_generated.py").read_text()
+    tree = ast.parse(blockptr)
+    kernels = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
+    assert len(kernels) == 6 and all("tl.make_block_ptr" in ast.unparse(k) for k in kernels)

@@ -12,6 +12,9 @@
 //! {"op": "order_by", "parts": [L, ...]}          {"op": "group_by", "dims": [...], "objects": [L, ...]}
 //! {"op": "tile_by", "inner": L, "tile_dims": [[...], ...]}
 //! {"op": "expand_by", "inner": L, "dims": [...], "to": [...]}
+//! {"op": "swizzle", "bits": 3, "base": 4, "shift": 3, "dims": [...]}
+//! {"op": "compose", "outer": L, "inner": L}     {"op": "inverse", "inner": L}
+//! {"op": "strided", "modes": [[[4, 1], [2, 32]], [[8, 4]]]}   (per mode, its [size, stride] leaves)
 //! ```
 //!
 //! A `table` gen_p is invertible exactly when its table is a permutation of `0..numel` (else apply-only).
@@ -86,6 +89,10 @@ pub enum LayoutDesc {
     GroupBy { dims: Vec<DimDesc>, objects: Vec<LayoutDesc> },
     TileBy { inner: Box<LayoutDesc>, tile_dims: Vec<Vec<DimDesc>> },
     ExpandBy { inner: Box<LayoutDesc>, dims: Vec<DimDesc>, to: Vec<DimDesc> },
+    Swizzle { bits: u32, base: u32, shift: u32, dims: Vec<DimDesc> },
+    Compose { outer: Box<LayoutDesc>, inner: Box<LayoutDesc> },
+    Inverse { inner: Box<LayoutDesc> },
+    Strided { modes: Vec<Vec<(u64, u64)>> },
 }
 
 fn descs(dims: &[Dim]) -> Vec<DimDesc> {
@@ -173,6 +180,15 @@ impl LayoutDesc {
                 dims: descs(dims),
                 to: descs(to),
             },
+            LayoutNode::Swizzle { bits, base, shift, dims } => {
+                LayoutDesc::Swizzle { bits: *bits, base: *base, shift: *shift, dims: descs(dims) }
+            }
+            LayoutNode::Compose { outer, inner } => LayoutDesc::Compose {
+                outer: Box::new(LayoutDesc::of(outer)?),
+                inner: Box::new(LayoutDesc::of(inner)?),
+            },
+            LayoutNode::Inverse { inner } => LayoutDesc::Inverse { inner: Box::new(LayoutDesc::of(inner)?) },
+            LayoutNode::Strided { modes } => LayoutDesc::Strided { modes: modes.clone() },
         })
     }
 
@@ -208,6 +224,10 @@ impl LayoutDesc {
                 Layout::tile_by(inner.build()?, tile_dims.iter().map(|level| dims_of(level)).collect::<Vec<_>>())
             }
             LayoutDesc::ExpandBy { inner, dims, to } => Layout::expand_by(inner.build()?, dims_of(dims), dims_of(to)),
+            LayoutDesc::Swizzle { bits, base, shift, dims } => Layout::swizzle(*bits, *base, *shift, dims_of(dims)),
+            LayoutDesc::Compose { outer, inner } => Layout::compose(outer.build()?, inner.build()?),
+            LayoutDesc::Inverse { inner } => Layout::inverse(inner.build()?),
+            LayoutDesc::Strided { modes } => Layout::strided(modes.clone()),
         }
     }
 }
@@ -280,6 +300,8 @@ mod tests {
             r#"{"op":"gen_p","dims":[2,2],"kind":"table","apply":[0]}"#,
             r#"{"op":"gen_p","dims":[3],"kind":"rev"}"#,
             r#"{"op":"row","dims":[4294967296,4294967296]}"#,
+            r#"{"op":"swizzle","bits":3,"base":4,"shift":3,"dims":[1000]}"#,
+            r#"{"op":"swizzle","bits":3,"base":0,"shift":2,"dims":[64]}"#,
         ] {
             assert!(from_json(bad).is_err(), "{bad}");
         }

@@ -76,6 +76,34 @@ pub enum AlgebraError {
     #[error("expand_by target volume ({to}) does not match input layout volume ({input})")]
     ExpandVolumeMismatch { to: u64, input: u64 },
 
+    /// `swizzle`: parameters outside the supported range.
+    #[error("Invalid swizzle (bits {bits}, base {base}, shift {shift}): {reason}")]
+    SwizzleParameters { bits: u32, base: u32, shift: u32, reason: String },
+
+    /// `swizzle`: the element count is not a multiple of the swizzle's period `2^(bits+base+shift)`.
+    #[error("number of elements ({numel}) is not a multiple of 2^(bits + base + shift) = 2^({bits} + {base} + {shift}) = {period}")]
+    SwizzleSize { numel: u64, bits: u32, base: u32, shift: u32, period: u64 },
+
+    /// `compose`: the inner layout's positions do not match the outer layout's elements.
+    #[error("the inner layout maps to {inner} positions but the outer layout has {outer} elements")]
+    ComposeSizeMismatch { inner: u64, outer: u64 },
+
+    /// `inverse` of an injective layout that does not cover its positions (an `expand_by`, a non-compact strided).
+    #[error("layout is not a bijection: {0} does not map onto its elements")]
+    NotBijective(String),
+
+    /// `strided`: two logical indices share a position.
+    #[error("not injective: indices {first:?} and {second:?} both map to position {position}")]
+    StridedCollision { first: Vec<u64>, second: Vec<u64>, position: u64 },
+
+    /// `strided`: overlapping leaves and too many elements to check injectivity point by point.
+    #[error("cannot check injectivity: the leaves overlap when sorted by stride and the layout has {numel} elements (at most {limit} are checked point by point)")]
+    StridedUnproved { numel: u64, limit: u64 },
+
+    /// `strided`: the extent `1 + Σ (size − 1)·stride` exceeds 2^63 − 1.
+    #[error("the layout spans more than 2^63 - 1 positions")]
+    StridedExtent,
+
     /// `apply`: wrong number of indices.
     #[error("number of indices ({found}) does not match layout rank ({rank})")]
     IndexCount { found: usize, rank: usize },

@@ -60,6 +60,13 @@ fn reg_p_inverse(perm: &[usize], dims: &[Dim], x: u64) -> Vec<u64> {
     result
 }
 
+/// CuTe's `Swizzle<bits, base, shift>` on a flat index: `x ^ ((x & yyy) >> shift)` with
+/// `yyy = (2^bits − 1) << (base + shift)`. Its own inverse when `shift ≥ bits`.
+pub fn swizzle_flat(bits: u32, base: u32, shift: u32, x: u64) -> u64 {
+    let yyy = ((1u64 << bits) - 1) << (base + shift);
+    x ^ ((x & yyy) >> shift)
+}
+
 impl Layout {
     /// `apply(L, i⃗)`: the flat (physical) index of logical index `index`, or [`NO_ELEMENT`] where an
     /// `expand_by` maps it to padding.
@@ -105,6 +112,10 @@ impl Layout {
     }
 
     /// Describes the first apply-only `gen_p` found, for the `NotInvertible` message.
+    pub(crate) fn apply_only_description(&self) -> String {
+        self.apply_only_part()
+    }
+
     fn apply_only_part(&self) -> String {
         if let LayoutNode::GenP { gen, .. } = self.node() {
             if !gen.is_invertible() {
@@ -165,6 +176,22 @@ impl Layout {
                 }
                 inner.apply_unchecked(&split_over_blocks(blocks, &coords))
             }
+            LayoutNode::Swizzle { bits, base, shift, dims } => {
+                let x = mixed_radix_flatten(&dim_values(dims), index)?;
+                Ok(Some(swizzle_flat(*bits, *base, *shift, x)))
+            }
+            LayoutNode::Strided { modes } => Ok(Some(crate::layout::strided_offset(modes, index))),
+            LayoutNode::Compose { outer, inner } => {
+                let Some(x) = inner.apply_unchecked(index)? else { return Ok(None) };
+                if x >= outer.numel() {
+                    return Err(AlgebraError::FlatOutOfRange { flat: x, size: outer.numel() });
+                }
+                outer.apply_unchecked(&mixed_radix_unflatten(outer.dims(), x))
+            }
+            LayoutNode::Inverse { inner } => {
+                let index = inner.inverse_in_range(index[0])?;
+                mixed_radix_flatten(inner.dims(), &index).map(Some)
+            }
             LayoutNode::ExpandBy { inner, dims, to } => {
                 let Some(x) = inner.apply_unchecked(index)? else { return Ok(None) };
                 let j = mixed_radix_unflatten(&dim_values(to), x);
@@ -213,6 +240,34 @@ impl Layout {
                 }
                 let coords = if blocks.len() == 1 { split } else { join_over_blocks(blocks, &split)? };
                 Ok(tile_index(tile_dims, &coords))
+            }
+            LayoutNode::Swizzle { bits, base, shift, dims } => {
+                Ok(mixed_radix_unflatten(&dim_values(dims), swizzle_flat(*bits, *base, *shift, x)))
+            }
+            LayoutNode::Strided { modes } => {
+                // Compact (the only invertible case): each leaf's digit is (x div stride) mod size; a mode's
+                // index combines its digits first leaf fastest.
+                Ok(modes
+                    .iter()
+                    .map(|mode| {
+                        let mut index = 0;
+                        let mut weight = 1;
+                        for &(size, stride) in mode {
+                            let digit = if size == 1 { 0 } else { (x / stride) % size };
+                            index += digit * weight;
+                            weight *= size;
+                        }
+                        index
+                    })
+                    .collect())
+            }
+            LayoutNode::Compose { outer, inner } => {
+                let index = outer.inverse_in_range(x)?;
+                inner.inverse_in_range(mixed_radix_flatten(outer.dims(), &index)?)
+            }
+            LayoutNode::Inverse { inner } => {
+                let index = mixed_radix_unflatten(inner.dims(), x);
+                Ok(vec![inner.apply_unchecked(&index)?.unwrap_or(NO_ELEMENT)])
             }
             LayoutNode::ExpandBy { inner, dims, to } => {
                 let j = mixed_radix_unflatten(&dim_values(dims), x);

@@ -75,6 +75,16 @@ pub enum LayoutNode {
     TileBy { inner: Layout, tile_dims: Vec<Vec<Dim>> },
     /// `dims` are the real sizes `n⃗`, `to` the expanded sizes `m⃗`.
     ExpandBy { inner: Layout, dims: Vec<Dim>, to: Vec<Dim> },
+    /// CuTe's `Swizzle<bits, base, shift>` on the row-major flat index over `dims`: bits
+    /// `[base, base+bits)` XORed with bits `[base+shift, base+shift+bits)`.
+    Swizzle { bits: u32, base: u32, shift: u32, dims: Vec<Dim> },
+    /// `outer` after `inner`: `apply(i⃗) = apply(outer, B⁻¹(dims(outer), apply(inner, i⃗)))`.
+    Compose { outer: Layout, inner: Layout },
+    /// The inverse of a bijection as a layout over `[numel(inner)]`.
+    Inverse { inner: Layout },
+    /// CuTe's `shape:stride`: one entry per logical dim (a mode), each a list of `(size, stride)` leaves; a
+    /// mode's index is split over its leaves first leaf fastest (CuTe's colexicographic order).
+    Strided { modes: Vec<Vec<(u64, u64)>> },
 }
 
 /// A layout of the LEGO algebra: logical dims, `apply` (logical index → flat index) and, unless it is
@@ -131,7 +141,133 @@ fn op_name(node: &LayoutNode) -> &'static str {
         LayoutNode::GroupBy { .. } => "group_by",
         LayoutNode::TileBy { .. } => "tile_by",
         LayoutNode::ExpandBy { .. } => "expand_by",
+        LayoutNode::Swizzle { .. } => "swizzle",
+        LayoutNode::Compose { .. } => "compose",
+        LayoutNode::Inverse { .. } => "inverse",
+        LayoutNode::Strided { .. } => "strided",
     }
+}
+
+/// `lego.swizzle`'s parameter rules (docs/ops/swizzle.md): `shift ≥ bits` (the XORed bit ranges do not
+/// overlap, so the map is an involution) and `bits + base + shift ≤ 62` (the period `2^(B+M+S)` is a
+/// valid element count).
+pub fn check_swizzle_parameters(bits: u32, base: u32, shift: u32) -> Result<()> {
+    if shift < bits {
+        return Err(AlgebraError::SwizzleParameters {
+            bits,
+            base,
+            shift,
+            reason: format!("shift ({shift}) must be at least bits ({bits}), so that the XORed bit ranges do not overlap"),
+        });
+    }
+    if u64::from(bits) + u64::from(base) + u64::from(shift) > 62 {
+        return Err(AlgebraError::SwizzleParameters {
+            bits,
+            base,
+            shift,
+            reason: "bits + base + shift must be at most 62".to_string(),
+        });
+    }
+    Ok(())
+}
+
+/// What [`check_strided`] finds out about a valid `shape:stride`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StridedInfo {
+    pub numel: u64,
+    /// `1 + Σ (size − 1)·stride`: the number of positions the layout spans.
+    pub extent: u64,
+    /// The leaves of size > 1, sorted by stride, are a mixed radix (stride 1, then each stride the previous
+    /// stride times the previous size): a bijection onto `[0, numel)`.
+    pub compact: bool,
+}
+
+/// The most elements a `strided` layout may have when its injectivity has to be checked point by point
+/// (leaves that overlap once sorted by stride).
+pub const STRIDED_ENUMERATION_LIMIT: u64 = 1 << 22;
+
+/// `shape` and `stride` as written in CuTe style: `[(4, 2), 8]`, `[(1, 32), 4]`.
+pub fn strided_text(modes: &[Vec<(u64, u64)>]) -> (String, String) {
+    let list = |pick: &dyn Fn(&(u64, u64)) -> u64| {
+        let entries: Vec<String> = modes
+            .iter()
+            .map(|mode| match mode.as_slice() {
+                [leaf] => pick(leaf).to_string(),
+                _ => format!("({})", mode.iter().map(|leaf| pick(leaf).to_string()).collect::<Vec<_>>().join(", ")),
+            })
+            .collect();
+        format!("[{}]", entries.join(", "))
+    };
+    (list(&|leaf| leaf.0), list(&|leaf| leaf.1))
+}
+
+/// The rules of `lego.strided` (docs/ops/strided.md): at least one mode, each with at least one leaf, sizes
+/// ≥ 1, at most 2^63 − 1 elements and positions, and injective — proved from the strides when the leaves,
+/// sorted by stride, do not overlap (`stride_{j+1} ≥ stride_j · size_j`), else checked point by point (at most
+/// [`STRIDED_ENUMERATION_LIMIT`] elements), the error naming two indices with the same position.
+pub fn check_strided(modes: &[Vec<(u64, u64)>]) -> Result<StridedInfo> {
+    if modes.is_empty() {
+        return Err(AlgebraError::Empty { op: "strided", what: "mode" });
+    }
+    if modes.iter().any(Vec::is_empty) {
+        return Err(AlgebraError::Empty { op: "strided mode", what: "size" });
+    }
+    if let Some(&(size, _)) = modes.iter().flatten().find(|(size, _)| *size == 0) {
+        return Err(AlgebraError::NonPositiveDimension(size));
+    }
+    let numel = bounded_count("strided", modes.iter().flatten().map(|(size, _)| *size))?;
+    let extent = modes
+        .iter()
+        .flatten()
+        .try_fold(1u64, |extent, (size, stride)| (size - 1).checked_mul(*stride).and_then(|span| extent.checked_add(span)))
+        .filter(|extent| *extent <= crate::MAX_ELEMENTS)
+        .ok_or(AlgebraError::StridedExtent)?;
+    let mut leaves: Vec<(u64, u64)> = modes.iter().flatten().copied().filter(|(size, _)| *size > 1).collect();
+    leaves.sort_by_key(|&(size, stride)| (stride, size));
+    // A stride of 0 on a leaf of size > 1 collides at once: left to the point-by-point check, which names it.
+    let mut separated = leaves.first().is_none_or(|&(_, stride)| stride > 0);
+    let mut compact = true;
+    let mut expected = 1u64;
+    for window in leaves.windows(2) {
+        let ((size, stride), (_, next)) = (window[0], window[1]);
+        // Overflow means the next stride is certainly large enough.
+        separated &= stride.checked_mul(size).is_none_or(|span| next >= span);
+    }
+    for &(size, stride) in &leaves {
+        compact &= stride == expected;
+        expected = expected.saturating_mul(size);
+    }
+    if !separated {
+        if numel > STRIDED_ENUMERATION_LIMIT {
+            return Err(AlgebraError::StridedUnproved { numel, limit: STRIDED_ENUMERATION_LIMIT });
+        }
+        let dims: Vec<u64> = modes.iter().map(|mode| mode.iter().map(|(size, _)| size).product()).collect();
+        let mut seen = std::collections::HashMap::with_capacity(numel as usize);
+        for flat in 0..numel {
+            let index = crate::eval::mixed_radix_unflatten(&dims, flat);
+            let position = strided_offset(modes, &index);
+            if let Some(first) = seen.insert(position, flat) {
+                let first = crate::eval::mixed_radix_unflatten(&dims, first);
+                return Err(AlgebraError::StridedCollision { first, second: index, position });
+            }
+        }
+    }
+    Ok(StridedInfo { numel, extent, compact: compact && extent == numel })
+}
+
+/// `Σ digit · stride` with each `index[k]` split over mode `k`'s leaves, first leaf fastest (the last leaf takes
+/// what is left). Indices in range and a validated layout keep every value below the extent.
+pub(crate) fn strided_offset(modes: &[Vec<(u64, u64)>], index: &[u64]) -> u64 {
+    let mut offset = 0u64;
+    for (mode, &i) in modes.iter().zip(index) {
+        let mut rest = i;
+        for (position, &(size, stride)) in mode.iter().enumerate() {
+            let digit = if position + 1 == mode.len() { rest } else { rest % size };
+            rest /= size;
+            offset = offset.wrapping_add(digit.wrapping_mul(stride));
+        }
+    }
+    offset
 }
 
 /// The checks shared by every op with a plain size list.
@@ -308,6 +444,77 @@ impl Layout {
         Self::build(LayoutNode::ExpandBy { inner, dims, to }, values, invertible)
     }
 
+    /// `lego.swizzle bits B base M shift S dims [n⃗]`: CuTe's `Swizzle<B, M, S>` on the row-major flat index
+    /// `x = B(n⃗, i⃗)`: `apply(i⃗) = x ^ ((x & yyy) >> S)` with `yyy = (2^B − 1) << (M + S)`, i.e. bits
+    /// `[M, M+B)` XORed with bits `[M+S, M+S+B)`. `S ≥ B` keeps the two bit ranges apart, which makes the map
+    /// its own inverse; `Π n⃗` must be a multiple of `2^(M+S+B)` so that it permutes `[0, Π n⃗)`.
+    pub fn swizzle<D: Into<Dim>>(bits: u32, base: u32, shift: u32, dims: impl IntoIterator<Item = D>) -> Result<Self> {
+        let dims = into_dims(dims);
+        check_dims("swizzle", &dims)?;
+        check_swizzle_parameters(bits, base, shift)?;
+        let values = values(&dims);
+        let numel = bounded_count("swizzle", values.iter().copied())?;
+        let period = 1u64 << (bits + base + shift);
+        if numel % period != 0 {
+            return Err(AlgebraError::SwizzleSize { numel, bits, base, shift, period });
+        }
+        Self::build(LayoutNode::Swizzle { bits, base, shift, dims }, values, true)
+    }
+
+    /// `lego.compose %outer, %inner`: `outer` after `inner` (CuTe's `composition(outer, inner)`). The logical
+    /// dims are `inner`'s; `inner`'s flat output is read as a row-major index into `outer`'s dims, so the
+    /// number of positions `inner` maps to ([`Layout::codomain_size`]) must be `numel(outer)`.
+    /// `apply(i⃗) = apply(outer, B⁻¹(dims(outer), apply(inner, i⃗)))`,
+    /// `inv(y) = inv(inner, B(dims(outer), inv(outer, y)))`.
+    pub fn compose(outer: Layout, inner: Layout) -> Result<Self> {
+        if inner.codomain_size() != outer.numel() {
+            return Err(AlgebraError::ComposeSizeMismatch { inner: inner.codomain_size(), outer: outer.numel() });
+        }
+        let values = inner.dims().to_vec();
+        let invertible = inner.is_invertible() && outer.is_invertible();
+        Self::build(LayoutNode::Compose { outer, inner }, values, invertible)
+    }
+
+    /// `lego.inverse %l`: the inverse of the bijection `l` as a layout with the one dim `[numel(l)]`:
+    /// `apply(x) = B(dims(l), inv(l, x))`, `inv(y) = (apply(l, B⁻¹(dims(l), y)))`. `l` must be invertible and
+    /// onto its elements (not an `expand_by`, whose inverse covers fewer positions than it has elements).
+    pub fn inverse(inner: Layout) -> Result<Self> {
+        if !inner.is_invertible() {
+            return Err(AlgebraError::NotInvertible(inner.apply_only_description()));
+        }
+        if !inner.is_onto() {
+            return Err(AlgebraError::NotBijective(inner.to_string()));
+        }
+        let values = vec![inner.numel()];
+        Self::build(LayoutNode::Inverse { inner }, values, true)
+    }
+
+    /// `lego.strided shape [...] stride [...]` (CuTe's `shape:stride`, hierarchical modes allowed): `modes[k]`
+    /// lists the `(size, stride)` leaves of logical dim `k`, whose size is the product of its leaf sizes.
+    /// `apply(i⃗) = Σ_leaves digit · stride`, each `i_k` split over its mode's leaves first leaf fastest.
+    /// Must be injective (checked: a colliding pair of indices is the error); invertible exactly when compact
+    /// (the leaves, sorted by stride, form a mixed radix: then it is a bijection onto `[0, numel)`), otherwise
+    /// apply-only with positions up to its extent `1 + Σ (size − 1)·stride`.
+    pub fn strided(modes: Vec<Vec<(u64, u64)>>) -> Result<Self> {
+        let info = check_strided(&modes)?;
+        let values: Vec<u64> = modes.iter().map(|mode| mode.iter().map(|(size, _)| size).product()).collect();
+        Self::build(LayoutNode::Strided { modes }, values, info.compact)
+    }
+
+    /// Whether `apply` maps onto `[0, numel)` (with `is_invertible`: a bijection): false when an `expand_by`
+    /// is the layout or the last stage of it (padding positions have no element), true otherwise.
+    pub fn is_onto(&self) -> bool {
+        match self.node() {
+            LayoutNode::ExpandBy { .. } => false,
+            LayoutNode::Strided { modes } => check_strided(modes).is_ok_and(|info| info.compact),
+            LayoutNode::Compose { outer, .. } => outer.is_onto(),
+            LayoutNode::OrderBy { parts } => parts.iter().all(Layout::is_onto),
+            LayoutNode::GroupBy { objects, .. } => objects.first().is_none_or(Layout::is_onto),
+            LayoutNode::TileBy { inner, .. } => inner.is_onto(),
+            _ => true,
+        }
+    }
+
     /// The structure of this layout.
     pub fn node(&self) -> &LayoutNode {
         &self.0.node
@@ -335,6 +542,9 @@ impl Layout {
         match self.node() {
             // Validated at construction: Π n⃗ ≤ Π m⃗ = numel(L).
             LayoutNode::ExpandBy { dims, .. } => dims.iter().map(|d| d.value).product(),
+            LayoutNode::Compose { outer, .. } => outer.codomain_size(),
+            // Validated at construction: injective, extent ≤ MAX_ELEMENTS.
+            LayoutNode::Strided { modes } => check_strided(modes).map_or(self.numel(), |info| info.extent),
             _ => self.numel(),
         }
     }
@@ -347,12 +557,18 @@ impl Layout {
     /// The direct sub-layouts, in the order they appear in the op's operand list.
     pub fn children(&self) -> Vec<&Layout> {
         match self.node() {
-            LayoutNode::Row { .. } | LayoutNode::Col { .. } | LayoutNode::RegP { .. } | LayoutNode::GenP { .. } => {
-                Vec::new()
-            }
+            LayoutNode::Row { .. }
+            | LayoutNode::Col { .. }
+            | LayoutNode::RegP { .. }
+            | LayoutNode::GenP { .. }
+            | LayoutNode::Swizzle { .. }
+            | LayoutNode::Strided { .. } => Vec::new(),
             LayoutNode::OrderBy { parts } => parts.iter().collect(),
             LayoutNode::GroupBy { objects, .. } => objects.iter().collect(),
-            LayoutNode::TileBy { inner, .. } | LayoutNode::ExpandBy { inner, .. } => vec![inner],
+            LayoutNode::TileBy { inner, .. } | LayoutNode::ExpandBy { inner, .. } | LayoutNode::Inverse { inner } => {
+                vec![inner]
+            }
+            LayoutNode::Compose { outer, inner } => vec![outer, inner],
         }
     }
 
@@ -364,8 +580,11 @@ impl Layout {
             | LayoutNode::Col { dims }
             | LayoutNode::RegP { dims, .. }
             | LayoutNode::GenP { dims, .. }
+            | LayoutNode::Swizzle { dims, .. }
             | LayoutNode::GroupBy { dims, .. } => dims.clone(),
-            LayoutNode::OrderBy { .. } => Vec::new(),
+            LayoutNode::OrderBy { .. } | LayoutNode::Compose { .. } | LayoutNode::Inverse { .. } => Vec::new(),
+            // The logical sizes (products of the leaves), all literals.
+            LayoutNode::Strided { .. } => self.dims().iter().map(|&d| Dim::lit(d)).collect(),
             LayoutNode::TileBy { tile_dims, .. } => tile_dims.iter().flatten().copied().collect(),
             LayoutNode::ExpandBy { dims, to, .. } => dims.iter().chain(to).copied().collect(),
         }
@@ -376,7 +595,11 @@ impl Layout {
     pub fn logical_dim_entries(&self) -> Vec<Dim> {
         match self.node() {
             LayoutNode::OrderBy { parts } => parts.iter().flat_map(Layout::logical_dim_entries).collect(),
-            LayoutNode::ExpandBy { inner, .. } => inner.logical_dim_entries(),
+            LayoutNode::ExpandBy { inner, .. } | LayoutNode::Compose { inner, .. } => inner.logical_dim_entries(),
+            // One size, Π dims(inner): symbolic when any factor is (it exists only at run time).
+            LayoutNode::Inverse { inner } => {
+                vec![Dim { value: inner.numel(), symbolic: inner.logical_dim_entries().iter().any(|d| d.symbolic) }]
+            }
             _ => self.own_dim_entries(),
         }
     }
@@ -488,6 +711,16 @@ impl fmt::Display for Layout {
                 write_list(f, dims)?;
                 write!(f, " to ")?;
                 write_list(f, to)
+            }
+            LayoutNode::Swizzle { bits, base, shift, dims } => {
+                write!(f, "swizzle bits {bits} base {base} shift {shift} dims ")?;
+                write_list(f, dims)
+            }
+            LayoutNode::Compose { outer, inner } => write!(f, "compose({outer}, {inner})"),
+            LayoutNode::Inverse { inner } => write!(f, "inverse({inner})"),
+            LayoutNode::Strided { modes } => {
+                let (shape, stride) = strided_text(modes);
+                write!(f, "strided shape {shape} stride {stride}")
             }
         }
     }

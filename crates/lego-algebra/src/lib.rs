@@ -2,7 +2,7 @@
 //!
 //! This crate is the single source of truth for the layout math of `docs/reference/semantics.md`:
 //! - [`Layout`]: validated constructors for every dialect op (`row`, `col`, `reg_p`, `gen_p`, `order_by`,
-//!   `group_by`, `tile_by`, `expand_by`), `apply` / `apply_inverse`, [`Layout::normalize`] (the desugaring
+//!   `group_by`, `tile_by`, `expand_by`, `swizzle`), `apply` / `apply_inverse`, [`Layout::normalize`] (the desugaring
 //!   of the `lego-normalization` pass) and exhaustive [`Layout::check_bijective`];
 //! - [`examples`]: the paper's layouts and the reference's worked examples;
 //! - [`random`]: a seeded generator of random layouts and inputs for differential tests;
@@ -33,9 +33,9 @@ mod size;
 
 pub use bijection::BijectivityReport;
 pub use error::{AlgebraError, Result};
-pub use eval::{mixed_radix_flatten, mixed_radix_unflatten, NO_ELEMENT};
+pub use eval::{mixed_radix_flatten, mixed_radix_unflatten, swizzle_flat, NO_ELEMENT};
 pub use genfn::{isqrt, ApplyFn, GenFn, InverseFn, ANTIDIAG_MAX_N};
-pub use layout::{Dim, Layout, LayoutNode};
+pub use layout::{check_strided, check_swizzle_parameters, strided_text, Dim, Layout, LayoutNode, StridedInfo, STRIDED_ENUMERATION_LIMIT};
 pub use normalize::{interleave_permutation, inverse_permutation, tile_permutation};
 pub use size::{too_many_elements, ElementCount, MAX_ELEMENTS};
 

@@ -395,6 +395,15 @@ impl Emitter {
                 let to = self.dims(to);
                 format!("lego.expand_by {} dims {dims} to {to}", children[0])
             }
+            LayoutNode::Swizzle { bits, base, shift, dims } => {
+                format!("lego.swizzle bits {bits} base {base} shift {shift} dims {}", self.dims(dims))
+            }
+            LayoutNode::Compose { .. } => format!("lego.compose {}, {}", children[0], children[1]),
+            LayoutNode::Inverse { .. } => format!("lego.inverse {}", children[0]),
+            LayoutNode::Strided { modes } => {
+                let (shape, stride) = crate::layout::strided_text(modes);
+                format!("lego.strided shape {shape} stride {stride}")
+            }
         };
         self.line(format!("{name} = {op} : !lego.layout"));
         Ok(name)

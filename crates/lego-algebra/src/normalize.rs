@@ -28,7 +28,9 @@ impl Layout {
         match self.node() {
             LayoutNode::Row { dims } => Layout::reg_p(0..dims.len(), dims),
             LayoutNode::Col { dims } => Layout::reg_p((0..dims.len()).rev(), dims),
-            LayoutNode::RegP { .. } | LayoutNode::GenP { .. } => Ok(self.clone()),
+            LayoutNode::RegP { .. } | LayoutNode::GenP { .. } | LayoutNode::Swizzle { .. } | LayoutNode::Strided { .. } => {
+                Ok(self.clone())
+            }
             LayoutNode::OrderBy { parts } => Layout::order_by(parts.iter().map(Layout::normalize)),
             LayoutNode::GroupBy { dims, objects } => Layout::group_by(dims, objects.iter().map(Layout::normalize)),
             LayoutNode::TileBy { inner, tile_dims } => {
@@ -49,6 +51,8 @@ impl Layout {
                 Layout::group_by(&flat, [inner.normalize(), mid, fin])
             }
             LayoutNode::ExpandBy { inner, dims, to } => Layout::expand_by(inner.normalize(), dims, to),
+            LayoutNode::Compose { outer, inner } => Layout::compose(outer.normalize(), inner.normalize()),
+            LayoutNode::Inverse { inner } => Layout::inverse(inner.normalize()),
         }
     }
 }

@@ -77,11 +77,22 @@ pub struct RandomConfig {
     /// Every root is a `tile_by` (random tile rank d, q_o blocks, q_t levels; one in six an identity tiling),
     /// for focused tests of its lowering and normal form.
     pub only_tile_by: bool,
+    /// Chance, in percent, that a sub-layout is one of the ops added after the published dialect
+    /// (`swizzle`). 0 (the default) draws nothing extra from the generator, so seeds give the same
+    /// layouts as before those ops existed.
+    pub new_ops_percent: u32,
 }
 
 impl Default for RandomConfig {
     fn default() -> Self {
-        RandomConfig { max_numel: 4096, max_depth: 3, symbolic_percent: 0, allow_expand_by: true, only_tile_by: false }
+        RandomConfig {
+            max_numel: 4096,
+            max_depth: 3,
+            symbolic_percent: 0,
+            allow_expand_by: true,
+            only_tile_by: false,
+            new_ops_percent: 0,
+        }
     }
 }
 
@@ -93,6 +104,12 @@ pub fn random_layout(rng: &mut SplitMix64, config: &RandomConfig) -> Layout {
     let numel = generator.numel();
     if config.only_tile_by {
         return generator.tile(numel, config.max_depth).expect("the generator builds valid layouts");
+    }
+    // A padded (non-compact, apply-only) strided layout only at the root: its positions exceed its elements,
+    // which no enclosing op accepts.
+    if config.new_ops_percent > 0 && generator.rng.percent(config.new_ops_percent / 4) {
+        let gap = generator.rng.range_inclusive(1, 3);
+        return generator.strided(numel, gap);
     }
     let layout = generator.layout(numel, config.max_depth);
     if config.allow_expand_by && generator.rng.percent(25) {
@@ -179,6 +196,11 @@ impl Generator<'_> {
 
     /// A layout with exactly `numel` elements.
     fn layout(&mut self, numel: u64, depth: usize) -> Layout {
+        if self.config.new_ops_percent > 0 && self.rng.percent(self.config.new_ops_percent) {
+            if let Some(layout) = self.new_op(numel, depth) {
+                return layout;
+            }
+        }
         let kinds = if depth == 0 { 5 } else { 8 };
         let built = match self.rng.below(kinds) {
             0 => {
@@ -289,6 +311,65 @@ impl Generator<'_> {
         built.expect("the generator builds valid layouts")
     }
 
+    /// One of the ops added after the published dialect with exactly `numel` elements (`compose` and
+    /// `inverse` of random layouts while depth is left), or `None` when `numel` does not suit the op drawn: a
+    /// `swizzle` needs a factor `2^(bits+base+shift)` with `shift ≥ bits ≥ 1`.
+    fn new_op(&mut self, numel: u64, depth: usize) -> Option<Layout> {
+        match self.rng.below(if depth > 0 { 4 } else { 2 }) {
+            0 => self.swizzle(numel),
+            1 => Some(self.strided(numel, 1)),
+            // `outer` after `inner`, both with `numel` elements (not an expand_by: "no element" inside a
+            // composite has no defined meaning).
+            2 => {
+                let outer = self.layout(numel, depth - 1);
+                let inner = self.layout(numel, depth - 1);
+                Some(Layout::compose(outer, inner).expect("the generator builds valid compositions"))
+            }
+            _ => {
+                let inner = self.layout(numel, depth - 1);
+                Some(Layout::inverse(inner).expect("the generator's layouts are bijections"))
+            }
+        }
+    }
+
+    /// A CuTe-style `strided` layout with `numel` elements: 1–3 modes of 1–2 leaves, strides the mixed radix of
+    /// a random order of the leaves, each stride scaled by `gap` (1: compact, a bijection; more: padded,
+    /// injective and apply-only).
+    fn strided(&mut self, numel: u64, gap: u64) -> Layout {
+        let r = self.rank();
+        let mut modes: Vec<Vec<(u64, u64)>> = self
+            .split(numel, r)
+            .into_iter()
+            .map(|size| {
+                let leaves = self.rng.range_inclusive(1, 2) as usize;
+                self.split(size, leaves).into_iter().map(|leaf| (leaf, 0)).collect()
+            })
+            .collect();
+        let mut order: Vec<(usize, usize)> =
+            modes.iter().enumerate().flat_map(|(k, mode)| (0..mode.len()).map(move |j| (k, j))).collect();
+        self.rng.shuffle(&mut order);
+        let mut stride = 1u64;
+        for (k, j) in order {
+            modes[k][j].1 = stride;
+            stride *= modes[k][j].0 * gap;
+        }
+        Layout::strided(modes).expect("mixed-radix strides are injective")
+    }
+
+    /// A `swizzle` with `numel` elements, when `numel` has the factor `2^(bits+base+shift)` it needs.
+    fn swizzle(&mut self, numel: u64) -> Option<Layout> {
+        let twos = numel.trailing_zeros();
+        if twos < 2 {
+            return None;
+        }
+        let bits = self.rng.range_inclusive(1, u64::from(twos / 2)) as u32;
+        let shift = self.rng.range_inclusive(u64::from(bits), u64::from(twos - bits)) as u32;
+        let base = self.rng.range_inclusive(0, u64::from(twos - bits - shift)) as u32;
+        let r = self.rank();
+        let dims = self.dims(numel, r);
+        Some(Layout::swizzle(bits, base, shift, dims).expect("the generator builds valid swizzles"))
+    }
+
     /// Wraps `layout` in an `expand_by` over a random shape with its element count.
     fn expand(&mut self, layout: Layout) -> Layout {
         let r = self.rank();
@@ -354,6 +435,13 @@ mod tests {
                 LayoutNode::OrderBy { .. } => 5,
                 LayoutNode::GroupBy { .. } => 6,
                 LayoutNode::TileBy { .. } | LayoutNode::ExpandBy { .. } => 7,
+                // Drawn only with `new_ops_percent` (not in this test's config).
+                LayoutNode::Swizzle { .. }
+                | LayoutNode::Compose { .. }
+                | LayoutNode::Inverse { .. }
+                | LayoutNode::Strided { .. } => {
+                    unreachable!("new ops are off by default")
+                }
             };
             seen[k] = true;
             *symbolic |= l.own_dim_entries().iter().any(|d| d.symbolic);
@@ -373,6 +461,20 @@ mod tests {
         }
         assert!(seen.iter().all(|&s| s), "{seen:?}");
         assert!(symbolic && expand && tile);
+    }
+
+    #[test]
+    fn new_ops_are_drawn_when_asked_and_only_then() {
+        let has_swizzle = |l: &Layout| l.to_string().contains("swizzle");
+        let config = RandomConfig { new_ops_percent: 30, symbolic_percent: 20, ..RandomConfig::default() };
+        let mut rng = SplitMix64::new(4);
+        let layouts: Vec<Layout> = (0..200).map(|_| random_layout(&mut rng, &config)).collect();
+        for op in ["swizzle", "compose(", "inverse(", "strided"] {
+            let drawn = layouts.iter().filter(|l| l.to_string().contains(op)).count();
+            assert!(drawn > 10, "{op}: {drawn}");
+        }
+        let mut rng = SplitMix64::new(4);
+        assert!(!(0..200).any(|_| has_swizzle(&random_layout(&mut rng, &RandomConfig::default()))));
     }
 
     #[test]

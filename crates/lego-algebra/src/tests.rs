@@ -623,3 +623,170 @@ fn reference_examples() -> TestResult {
     assert_eq!(rev(3, 2)?.apply(&[0, 0])?, 5);
     Ok(())
 }
+
+/// `lego.swizzle`: CuTe's `Swizzle<B, M, S>` values, computed by hand.
+mod swizzle {
+    use crate::{swizzle_flat, AlgebraError, Layout};
+
+    #[test]
+    fn hand_values() {
+        // Swizzle<3, 4, 3>: bits [4, 7) ^= bits [7, 10). x = 0b1_0110_0000 = 352: bits 7..10 = 0b010,
+        // bits 4..7 = 0b110 -> 0b100: 0b1_0100_0000 = 320.
+        assert_eq!(swizzle_flat(3, 4, 3, 352), 320);
+        assert_eq!(swizzle_flat(3, 4, 3, 320), 352);
+        // Swizzle<1, 0, 1> on [0, 4): 0 1 3 2.
+        let l = Layout::swizzle(1, 0, 1, [4]).unwrap();
+        let values: Vec<u64> = (0..4).map(|i| l.apply(&[i]).unwrap()).collect();
+        assert_eq!(values, [0, 1, 3, 2]);
+        // Swizzle<2, 0, 2> over [4, 4]: row r XORs its column with r (the classic 4x4 bank swizzle).
+        let l = Layout::swizzle(2, 0, 2, [4, 4]).unwrap();
+        assert_eq!(l.apply(&[3, 1]).unwrap(), 3 * 4 + (1 ^ 3));
+        assert_eq!(l.apply_inverse(3 * 4 + 2).unwrap(), vec![3, 1]);
+    }
+
+    #[test]
+    fn bijective_and_self_inverse() {
+        for (b, m, s, n) in [(1, 0, 1, 4), (2, 1, 3, 64), (3, 4, 3, 2048), (3, 3, 3, 512), (2, 0, 4, 192)] {
+            let l = Layout::swizzle(b, m, s, [n]).unwrap();
+            assert!(l.check_bijective(1 << 12).unwrap().is_bijective(), "{l}");
+            for x in 0..n {
+                assert_eq!(swizzle_flat(b, m, s, swizzle_flat(b, m, s, x)), x);
+            }
+        }
+    }
+
+    #[test]
+    fn rules() {
+        assert!(matches!(Layout::swizzle(3, 4, 3, [1000]), Err(AlgebraError::SwizzleSize { period: 1024, .. })));
+        assert!(matches!(Layout::swizzle(3, 0, 2, [64]), Err(AlgebraError::SwizzleParameters { .. })));
+        assert!(matches!(Layout::swizzle(20, 20, 23, [1u64 << 62]), Err(AlgebraError::SwizzleParameters { .. })));
+        assert!(matches!(Layout::swizzle(1, 0, 1, [0]), Err(AlgebraError::NonPositiveDimension(0))));
+        assert_eq!(
+            Layout::swizzle(3, 4, 3, [1000]).unwrap_err().to_string(),
+            "number of elements (1000) is not a multiple of 2^(bits + base + shift) = 2^(3 + 4 + 3) = 1024"
+        );
+    }
+
+    #[test]
+    fn in_a_group_by_chain() {
+        // group_by [32, 32](swizzle over [1024]) applied to (r, c): row-major, then swizzled.
+        let l = Layout::group_by([32, 32], [Layout::swizzle(3, 2, 3, [1024]).unwrap()]).unwrap();
+        for (r, c) in [(0, 0), (5, 7), (31, 31), (8, 3)] {
+            assert_eq!(l.apply(&[r, c]).unwrap(), swizzle_flat(3, 2, 3, r * 32 + c));
+        }
+        assert!(l.check_bijective(1 << 12).unwrap().is_bijective());
+    }
+}
+
+/// `lego.compose` and `lego.inverse`: values computed by hand.
+mod compose_inverse {
+    use crate::{examples, AlgebraError, Layout};
+
+    #[test]
+    fn compose_hand_values() {
+        // col [4, 8] after row [8, 4]: (i, j) → row: 4i + j → as (a, b) over [4, 8]: (⌊(4i+j)/8⌋, (4i+j) mod 8)
+        // → col: b·4 + a. (3, 2): 14 → (1, 6) → 25.
+        let l = Layout::compose(Layout::col([4, 8]).unwrap(), Layout::row([8, 4]).unwrap()).unwrap();
+        assert_eq!(l.dims(), &[8, 4]);
+        assert_eq!(l.apply(&[3, 2]).unwrap(), 25);
+        assert_eq!(l.apply_inverse(25).unwrap(), vec![3, 2]);
+        assert!(l.check_bijective(1 << 12).unwrap().is_bijective());
+        // Equals group_by [dims(inner)](outer, inner) when the sizes match (docs/ops/compose.md).
+        let g = Layout::group_by([8, 4], [Layout::col([4, 8]).unwrap(), Layout::row([8, 4]).unwrap()]).unwrap();
+        for i in 0..8 {
+            for j in 0..4 {
+                assert_eq!(l.apply(&[i, j]).unwrap(), g.apply(&[i, j]).unwrap());
+            }
+        }
+        // Ranks may differ: rev(3, 2) after row [6].
+        let l = Layout::compose(examples::rev(3, 2).unwrap(), Layout::row([6]).unwrap()).unwrap();
+        assert_eq!((0..6).map(|x| l.apply(&[x]).unwrap()).collect::<Vec<_>>(), [5, 4, 3, 2, 1, 0]);
+    }
+
+    #[test]
+    fn inverse_hand_values() {
+        // inverse(col [4, 8]) over [32]: x → col⁻¹(x) = (x mod 4, x div 4) → row-major 8·(x mod 4) + x div 4.
+        let l = Layout::inverse(Layout::col([4, 8]).unwrap()).unwrap();
+        assert_eq!(l.dims(), &[32]);
+        assert_eq!(l.apply(&[9]).unwrap(), 8 + 2);
+        assert_eq!(l.apply_inverse(10).unwrap(), vec![9]);
+        // inverse(L) after L is the row-major identity; inverse(inverse(L)) has L's values on flat indices.
+        let fig2 = examples::fig2();
+        let id = Layout::compose(Layout::inverse(fig2.clone()).unwrap(), fig2.clone()).unwrap();
+        for x in 0..24 {
+            let index = crate::mixed_radix_unflatten(&[6, 4], x);
+            assert_eq!(id.apply(&index).unwrap(), x);
+        }
+        let twice = Layout::inverse(Layout::inverse(fig2.clone()).unwrap()).unwrap();
+        assert_eq!(twice.apply(&[4 * 4 + 1]).unwrap(), fig2.apply(&[4, 1]).unwrap());
+    }
+
+    #[test]
+    fn rules() {
+        assert_eq!(
+            Layout::compose(Layout::row([4, 4]).unwrap(), Layout::row([8]).unwrap()).unwrap_err(),
+            AlgebraError::ComposeSizeMismatch { inner: 8, outer: 16 }
+        );
+        let partial = Layout::expand_by(Layout::row([4, 4]).unwrap(), [3, 4], [4, 4]).unwrap();
+        assert!(matches!(Layout::inverse(partial.clone()), Err(AlgebraError::NotBijective(_))));
+        // An expand_by as the inner layout maps onto Π n⃗ = 12 positions.
+        assert!(Layout::compose(Layout::row([12]).unwrap(), partial).is_ok());
+        let apply_only = Layout::gen_p([4], crate::GenFn::custom("id", |i: &[u64]| i[0], None)).unwrap();
+        assert!(matches!(Layout::inverse(apply_only), Err(AlgebraError::NotInvertible(_))));
+    }
+}
+
+/// `lego.strided`: CuTe's `shape:stride`, values computed by hand.
+mod strided {
+    use crate::{AlgebraError, Layout};
+
+    #[test]
+    fn hierarchical_compact() {
+        // ((4, 2), 8) : ((1, 32), 4): i0 splits into (i0 mod 4, i0 div 4), first leaf fastest.
+        // (5, 3): 1·1 + 1·32 + 3·4 = 45.
+        let l = Layout::strided(vec![vec![(4, 1), (2, 32)], vec![(8, 4)]]).unwrap();
+        assert_eq!(l.dims(), &[8, 8]);
+        assert_eq!(l.apply(&[5, 3]).unwrap(), 45);
+        assert_eq!(l.apply_inverse(45).unwrap(), vec![5, 3]);
+        assert!(l.is_invertible());
+        assert_eq!(l.codomain_size(), 64);
+        assert!(l.check_bijective(1 << 12).unwrap().is_bijective());
+        // (4, 8) : (1, 4) is col [4, 8]; (4, 8) : (8, 1) is row [4, 8].
+        let col = Layout::strided(vec![vec![(4, 1)], vec![(8, 4)]]).unwrap();
+        let row = Layout::strided(vec![vec![(4, 8)], vec![(8, 1)]]).unwrap();
+        assert_eq!(col.apply(&[1, 2]).unwrap(), 9);
+        assert_eq!(row.apply(&[1, 2]).unwrap(), 10);
+    }
+
+    #[test]
+    fn padded_is_injective_and_apply_only() {
+        // (4, 8) : (9, 1): a row-major tile with one word of padding per row; extent 1 + 3·9 + 7 = 35.
+        let l = Layout::strided(vec![vec![(4, 9)], vec![(8, 1)]]).unwrap();
+        assert_eq!(l.apply(&[1, 2]).unwrap(), 11);
+        assert!(!l.is_invertible());
+        assert_eq!(l.codomain_size(), 35);
+        assert!(matches!(l.apply_inverse(11), Err(AlgebraError::NotInvertible(_))));
+        assert!(matches!(Layout::inverse(l), Err(AlgebraError::NotInvertible(_))));
+        // Overlapping when sorted, yet injective (checked point by point): (3, 2) : (2, 3) → 0 2 4 3 5 7.
+        let l = Layout::strided(vec![vec![(3, 2)], vec![(2, 3)]]).unwrap();
+        assert_eq!((0..3).flat_map(|i| (0..2).map(move |j| (i, j))).map(|(i, j)| l.apply(&[i, j]).unwrap()).collect::<Vec<_>>(), [0, 3, 2, 5, 4, 7]);
+    }
+
+    #[test]
+    fn collisions_and_rules() {
+        assert_eq!(
+            Layout::strided(vec![vec![(2, 1)], vec![(2, 1)]]).unwrap_err().to_string(),
+            "not injective: indices [0, 1] and [1, 0] both map to position 1"
+        );
+        assert!(matches!(Layout::strided(vec![vec![(4, 0)]]), Err(AlgebraError::StridedCollision { .. })));
+        assert!(matches!(Layout::strided(vec![vec![(0, 1)]]), Err(AlgebraError::NonPositiveDimension(0))));
+        assert!(matches!(Layout::strided(vec![]), Err(AlgebraError::Empty { .. })));
+        assert!(matches!(Layout::strided(vec![vec![(2, 1 << 62)], vec![(4, 1 << 61)]]), Err(AlgebraError::StridedExtent)));
+        assert!(matches!(
+            Layout::strided(vec![vec![(1 << 12, 1)], vec![(1 << 12, 1 << 11)]]),
+            Err(AlgebraError::StridedUnproved { .. })
+        ));
+        // A stride of 0 on a size-1 leaf is harmless.
+        assert!(Layout::strided(vec![vec![(1, 0)], vec![(4, 1)]]).unwrap().is_invertible());
+    }
+}

@@ -91,6 +91,26 @@ impl<'a> Parser<'_, 'a> {
         }
     }
 
+    /// `[e, (e, e), ...]`: one entry per mode, an integer literal or a parenthesized list of them (the leaves).
+    fn modes(&mut self, after: &str) -> Parsed<Vec<Vec<i64>>> {
+        self.expect_punct("[", || format!("expected '[' after '{after}'"))?;
+        let literal = |parser: &mut Self| match parser.peek().kind {
+            TokenKind::Integer => parser.integer(),
+            _ => parser.fail(format!("expected integer literal in '{after}' (strided sizes and strides are literals)")),
+        };
+        self.list_until_bracket(|parser| {
+            if !parser.eat_punct("(") {
+                return Ok(vec![literal(parser)?]);
+            }
+            let mut leaves = vec![literal(parser)?];
+            while parser.eat_punct(",") {
+                leaves.push(literal(parser)?);
+            }
+            parser.expect_punct(")", || "expected ',' or ')' in a nested mode".to_string())?;
+            Ok(leaves)
+        })
+    }
+
     fn perm(&mut self) -> Parsed<Vec<i64>> {
         self.expect_punct("[", || "expected '[' after 'perm'".to_string())?;
         self.list_until_bracket(|parser| match parser.peek().kind {
@@ -167,6 +187,40 @@ impl<'a> Parser<'_, 'a> {
                 let dims = self.dims("dims")?;
                 self.expect_word("to", "dims [...]")?;
                 Ok(LegoOp::ExpandBy { inner, dims, to: self.dims("to")?, ty: self.layout_type()? })
+            }
+            OpName::Op(OpKind::Swizzle) => {
+                // `bits B base M shift S dims [...]`: CuTe's Swizzle<B, M, S>, each parameter a literal.
+                let mut swizzle = [0; 3];
+                let mut after = op_name.to_string();
+                for (slot, word) in swizzle.iter_mut().zip(["bits", "base", "shift"]) {
+                    self.expect_word(word, &after)?;
+                    if self.peek().kind != TokenKind::Integer {
+                        return self.fail(format!("expected integer literal after '{word}'"));
+                    }
+                    *slot = self.integer()?;
+                    after = slot.to_string();
+                }
+                self.expect_word("dims", &after)?;
+                Ok(LegoOp::Swizzle { swizzle, dims: self.dims("dims")?, ty: self.layout_type()? })
+            }
+            OpName::Op(OpKind::Compose) => {
+                let outer = self.value()?;
+                self.expect_punct(",", || "expected ',' after the outer layout".to_string())?;
+                Ok(LegoOp::Compose { outer, inner: self.value()?, ty: self.layout_type()? })
+            }
+            OpName::Op(OpKind::Inverse) => Ok(LegoOp::Inverse { inner: self.value()?, ty: self.layout_type()? }),
+            OpName::Op(OpKind::Strided) => {
+                // `shape [(4, 2), 8] stride [(1, 32), 4]`: CuTe's shape:stride, literals only.
+                self.expect_word("shape", op_name)?;
+                let shape_token = self.peek();
+                let shape = self.modes("shape")?;
+                self.expect_word("stride", "shape [...]")?;
+                let stride = self.modes("stride")?;
+                let same = shape.len() == stride.len() && shape.iter().zip(&stride).all(|(a, b)| a.len() == b.len());
+                if !same {
+                    return Err(shape_token.error("'shape' and 'stride' must have the same structure (modes and their leaves)"));
+                }
+                Ok(LegoOp::Strided { shape, stride, ty: self.layout_type()? })
             }
             OpName::Op(OpKind::Apply) => {
                 let layout = self.value()?;

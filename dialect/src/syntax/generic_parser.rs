@@ -189,6 +189,34 @@ impl GenericOp<'_> {
                 to: dims("static_to_dims", operands)?,
                 ty: single(&self.result_types)?,
             },
+            OpName::Op(OpKind::Swizzle) => LegoOp::Swizzle {
+                swizzle: <[i64; 3]>::try_from(dense_i64(self.attribute(source, "swizzle")?)?).ok()?,
+                dims: dims("static_dims", operands)?,
+                ty: single(&self.result_types)?,
+            },
+            OpName::Op(OpKind::Strided) => {
+                let counts = dense_i64(self.attribute(source, "modes")?)?;
+                let shape = dense_i64(self.attribute(source, "shape")?)?;
+                let stride = dense_i64(self.attribute(source, "stride")?)?;
+                let total = counts.iter().try_fold(0usize, |total, count| total.checked_add(usize::try_from(*count).ok()?))?;
+                // A mode without leaves has no custom spelling; such IR stays generic (the verifier reports it).
+                if total != shape.len() || shape.len() != stride.len() || counts.contains(&0) {
+                    return None;
+                }
+                let split = |values: Vec<i64>| {
+                    let mut values = values.into_iter();
+                    counts.iter().map(|&count| values.by_ref().take(count as usize).collect()).collect::<Vec<Vec<i64>>>()
+                };
+                LegoOp::Strided { shape: split(shape), stride: split(stride), ty: single(&self.result_types)? }
+            }
+            OpName::Op(OpKind::Compose) => match self.operands.as_slice() {
+                [outer, inner] => LegoOp::Compose { outer: outer.clone(), inner: inner.clone(), ty: single(&self.result_types)? },
+                _ => return None,
+            },
+            OpName::Op(OpKind::Inverse) => match self.operands.as_slice() {
+                [inner] => LegoOp::Inverse { inner: inner.clone(), ty: single(&self.result_types)? },
+                _ => return None,
+            },
             OpName::Op(OpKind::Apply) => LegoOp::Apply { layout: operands.next()?, indices: rest(operands), ty: layout_ty()? },
             OpName::Op(OpKind::ApplyInverse) => LegoOp::ApplyInverse {
                 layout: operands.next()?,

@@ -78,6 +78,27 @@ pub(crate) enum LegoOp {
         to: Vec<Dim>,
         ty: String,
     },
+    /// `swizzle` is `[bits, base, shift]`.
+    Swizzle {
+        swizzle: [i64; 3],
+        dims: Vec<Dim>,
+        ty: String,
+    },
+    Compose {
+        outer: String,
+        inner: String,
+        ty: String,
+    },
+    Inverse {
+        inner: String,
+        ty: String,
+    },
+    /// `shape[k]` / `stride[k]`: the leaves of mode `k` (one leaf: written without parentheses).
+    Strided {
+        shape: Vec<Vec<i64>>,
+        stride: Vec<Vec<i64>>,
+        ty: String,
+    },
     Apply {
         layout: String,
         indices: Vec<String>,
@@ -247,6 +268,18 @@ fn dims_text(dims: &[Dim]) -> String {
     format!("[{}]", entries.join(", "))
 }
 
+/// CuTe style: `[(4, 2), 8]` (a mode of one leaf without parentheses).
+fn modes_text(modes: &[Vec<i64>]) -> String {
+    let entries: Vec<String> = modes
+        .iter()
+        .map(|mode| match mode.as_slice() {
+            [single] => single.to_string(),
+            _ => format!("({})", mode.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")),
+        })
+        .collect();
+    format!("[{}]", entries.join(", "))
+}
+
 fn args_text(args: &[BlockArg]) -> String {
     args.iter().map(BlockArg::to_string).collect::<Vec<_>>().join(", ")
 }
@@ -272,6 +305,10 @@ impl LegoOp {
             LegoOp::GroupBy { .. } => OpName::Op(OpKind::GroupBy),
             LegoOp::TileBy { .. } => OpName::Op(OpKind::TileBy),
             LegoOp::ExpandBy { .. } => OpName::Op(OpKind::ExpandBy),
+            LegoOp::Swizzle { .. } => OpName::Op(OpKind::Swizzle),
+            LegoOp::Compose { .. } => OpName::Op(OpKind::Compose),
+            LegoOp::Inverse { .. } => OpName::Op(OpKind::Inverse),
+            LegoOp::Strided { .. } => OpName::Op(OpKind::Strided),
             LegoOp::Apply { .. } => OpName::Op(OpKind::Apply),
             LegoOp::ApplyInverse { .. } => OpName::Op(OpKind::ApplyInverse),
             LegoOp::CastView { .. } => OpName::Op(OpKind::CastView),
@@ -307,6 +344,34 @@ impl LegoOp {
                 operands: dynamic_names(dims).collect(),
                 operand_types: repeat(INDEX, dynamic_names(dims).count()),
                 dict: dict(&[("perm", dense_array("i64", perm.iter().copied())), ("static_dims", static_dims(dims))]),
+                result_types: layout_result(ty),
+            },
+            LegoOp::Swizzle { swizzle, dims, ty } => GenericParts {
+                operands: dynamic_names(dims).collect(),
+                operand_types: repeat(INDEX, dynamic_names(dims).count()),
+                dict: dict(&[("static_dims", static_dims(dims)), ("swizzle", dense_array("i64", swizzle.iter().copied()))]),
+                result_types: layout_result(ty),
+            },
+            LegoOp::Compose { outer, inner, ty } => GenericParts {
+                operands: vec![outer.clone(), inner.clone()],
+                operand_types: repeat(LAYOUT, 2),
+                dict: None,
+                result_types: layout_result(ty),
+            },
+            LegoOp::Inverse { inner, ty } => GenericParts {
+                operands: vec![inner.clone()],
+                operand_types: repeat(LAYOUT, 1),
+                dict: None,
+                result_types: layout_result(ty),
+            },
+            LegoOp::Strided { shape, stride, ty } => GenericParts {
+                operands: Vec::new(),
+                operand_types: Vec::new(),
+                dict: dict(&[
+                    ("modes", dense_array("i64", shape.iter().map(|mode| mode.len() as i64))),
+                    ("shape", dense_array("i64", shape.iter().flatten().copied())),
+                    ("stride", dense_array("i64", stride.iter().flatten().copied())),
+                ]),
                 result_types: layout_result(ty),
             },
             LegoOp::OrderBy { objects, ty } => GenericParts {
@@ -440,7 +505,15 @@ impl LegoOp {
                 format!("{name} perm {} dims{} : {ty}", dims_text(&perm), dims_text(dims))
             }
             LegoOp::GenP { .. } => String::new(),
+            LegoOp::Swizzle { swizzle: [bits, base, shift], dims, ty } => {
+                format!("{name} bits {bits} base {base} shift {shift} dims{} : {ty}", dims_text(dims))
+            }
             LegoOp::OrderBy { objects, ty } => format!("{name}({}) : {ty}", list(objects)),
+            LegoOp::Compose { outer, inner, ty } => format!("{name} {outer}, {inner} : {ty}"),
+            LegoOp::Inverse { inner, ty } => format!("{name} {inner} : {ty}"),
+            LegoOp::Strided { shape, stride, ty } => {
+                format!("{name} shape {} stride {} : {ty}", modes_text(shape), modes_text(stride))
+            }
             LegoOp::GroupBy { dims, objects, ty } => format!("{name}{} ({}) : {ty}", dims_text(dims), list(objects)),
             LegoOp::TileBy { inner, levels, ty } => {
                 let levels: Vec<String> = levels.iter().map(|level| dims_text(level)).collect();

@@ -17,6 +17,9 @@ use melior::ir::{block::BlockLike, operation::OperationLike, RegionLike, RegionR
 /// seen while lowering it, memoized so that a chain of N constructors costs O(N), not O(N²).
 pub struct Site<'s> {
     pub op_name: &'s str,
+    /// How many `lego.inverse` are being lowered inside one another (each switches between the apply and
+    /// the inverse generator, a Rust call): bounded, so that no chain overflows the stack.
+    inverse_nesting: std::cell::Cell<usize>,
     dims: std::cell::RefCell<std::collections::HashMap<usize, Vec<RawDim>>>,
 }
 
@@ -28,13 +31,16 @@ enum RawDim {
     Dynamic(mlir_sys::MlirValue),
 }
 
+/// The most `lego.inverse` ops lowered inside one another ([`Site::nested_inverse`]).
+const MAX_INVERSE_NESTING: usize = 256;
+
 fn value_key(value: Value) -> usize {
     melior::ir::ValueLike::to_raw(&value).ptr as usize
 }
 
 impl<'s> Site<'s> {
     pub fn new(op_name: &'s str) -> Self {
-        Site { op_name, dims: Default::default() }
+        Site { op_name, dims: Default::default(), inverse_nesting: Default::default() }
     }
 
     fn memoized<'c, 'a>(&self, layout: Value<'c, 'a>) -> Option<Vec<Dim<'c, 'a>>> {
@@ -60,6 +66,17 @@ impl<'s> Site<'s> {
             })
             .collect();
         self.dims.borrow_mut().insert(value_key(layout), raw);
+    }
+
+    /// Runs `emit` one `lego.inverse` deeper, or fails past [`MAX_INVERSE_NESTING`].
+    fn nested_inverse<'c, T>(&self, b: &Builder<'_, 'c, '_>, emit: impl FnOnce() -> Result<'c, T>) -> Result<'c, T> {
+        if self.inverse_nesting.get() >= MAX_INVERSE_NESTING {
+            return Err(self.error(b, format!("cannot be lowered: more than {MAX_INVERSE_NESTING} nested lego.inverse")));
+        }
+        self.inverse_nesting.set(self.inverse_nesting.get() + 1);
+        let result = emit();
+        self.inverse_nesting.set(self.inverse_nesting.get() - 1);
+        result
     }
 
     fn error<'c>(&self, b: &Builder<'_, 'c, '_>, reason: impl std::fmt::Display) -> Located<'c> {
@@ -109,6 +126,7 @@ pub fn logical_dims<'c, 'a>(
             | LayoutOp::Col { dims }
             | LayoutOp::RegP { dims, .. }
             | LayoutOp::GenP { dims, .. }
+            | LayoutOp::Swizzle { dims, .. }
             | LayoutOp::GroupBy { dims, .. } => {
                 site.memoize(value, &dims);
                 continue;
@@ -118,7 +136,18 @@ pub fn logical_dims<'c, 'a>(
                 continue;
             }
             LayoutOp::OrderBy { objects } => objects,
-            LayoutOp::ExpandBy { inner, .. } => vec![inner],
+            LayoutOp::ExpandBy { inner, .. } | LayoutOp::Compose { inner, .. } => vec![inner],
+            LayoutOp::Strided { modes } => {
+                let dims = strided_dims(b, site, &modes)?;
+                site.memoize(value, &dims);
+                continue;
+            }
+            // One size, Π dims(inner), computed (a muli for symbolic sizes; unused ones go in the clean-up).
+            LayoutOp::Inverse { inner } => {
+                let inner_dims = logical_dims(b, site, inner)?;
+                site.memoize(value, &[b.product(&inner_dims)]);
+                continue;
+            }
         };
         if !children_done {
             if !visiting.insert(value_key(value)) {
@@ -306,6 +335,27 @@ pub fn emit_apply<'c, 'a>(
                 let tiling = Tiling::read(b, site, inner, levels)?;
                 tasks.push(ApplyTask::Apply(inner, tile_by::input_indices(b, site, &tiling, indices)?));
             }
+            LayoutOp::Swizzle { swizzle, dims } => {
+                check_rank(b, site, indices.len(), dims.len(), "indices")?;
+                let flat = b.flatten(indices, &dims);
+                flats.push(emit_swizzle(b, site, swizzle, flat)?);
+            }
+            LayoutOp::Strided { modes } => {
+                check_rank(b, site, indices.len(), modes.len(), "indices")?;
+                flats.push(strided_apply(b, site, &modes, indices)?);
+            }
+            LayoutOp::Compose { outer, inner } => {
+                // apply(outer, B⁻¹(dims(outer), apply(inner, i⃗))), as one group_by object after another.
+                tasks.push(ApplyTask::UnflattenApply(outer));
+                tasks.push(ApplyTask::Apply(inner, indices.to_vec()));
+            }
+            LayoutOp::Inverse { inner } => {
+                check_rank(b, site, indices.len(), 1, "indices")?;
+                // B(dims(inner), inv(inner, x)): for a rank-1 inner exactly apply_inverse's ops.
+                let index = site.nested_inverse(b, || emit_inverse(b, site, inner, indices[0]))?;
+                let inner_dims = logical_dims(b, site, inner)?;
+                flats.push(b.flatten(&index, &inner_dims));
+            }
             LayoutOp::ExpandBy { inner, dims, to_dims } => {
                 check_expand(b, site, &dims, &to_dims)?;
                 tasks.push(ApplyTask::Expand { dims, to_dims });
@@ -317,6 +367,111 @@ pub fn emit_apply<'c, 'a>(
         [flat] => Ok(*flat),
         _ => Err(missing()),
     }
+}
+
+/// CuTe's `Swizzle<B, M, S>` on a flat index: `xori(x, shrui(andi(x, (2^B − 1) << (M + S)), S))` — shifts, a
+/// mask and exactly one `arith.xori` (nothing at all for `B = 0`, the identity). The parameters are checked
+/// again (the verifier ran, but a pass may have built the op) so that a bad one is a located error, not a
+/// shift by 64 or more.
+fn emit_swizzle<'c, 'a>(
+    b: &Builder<'_, 'c, 'a>,
+    site: &Site,
+    [bits, base, shift]: [i64; 3],
+    flat: Value<'c, 'a>,
+) -> Result<'c, Value<'c, 'a>> {
+    let parameters = (u32::try_from(bits), u32::try_from(base), u32::try_from(shift));
+    let (Ok(bits), Ok(base), Ok(shift)) = parameters else {
+        return Err(site.error(b, format!("cannot be lowered: swizzle parameters [{bits}, {base}, {shift}] are negative")));
+    };
+    lego_algebra::check_swizzle_parameters(bits, base, shift)
+        .map_err(|error| site.error(b, format!("cannot be lowered: {error}")))?;
+    if bits == 0 {
+        return Ok(flat);
+    }
+    let mask = ((1i64 << bits) - 1) << (base + shift);
+    let high = b.binary("arith.andi", flat, b.constant(mask));
+    let moved = b.binary("arith.shrui", high, b.constant(i64::from(shift)));
+    Ok(b.binary("arith.xori", flat, moved))
+}
+
+/// A `strided` op's leaves, checked again as in the verifier (a pass may have built the op): a bad one is a
+/// located error here, not wrong code.
+fn strided_info<'c>(b: &Builder<'_, 'c, '_>, site: &Site, modes: &[Vec<(i64, i64)>]) -> Result<'c, lego_algebra::StridedInfo> {
+    let leaves = lego_dialect::ops::strided_leaves(modes).map_err(|error| site.error(b, format!("cannot be lowered: {error}")))?;
+    lego_algebra::check_strided(&leaves).map_err(|error| site.error(b, format!("cannot be lowered: strided layout: {error}")))
+}
+
+/// The logical dims of a `strided` op: each mode's product of leaf sizes.
+fn strided_dims<'c, 'a>(b: &Builder<'_, 'c, 'a>, site: &Site, modes: &[Vec<(i64, i64)>]) -> Result<'c, Vec<Dim<'c, 'a>>> {
+    strided_info(b, site, modes)?;
+    // Valid: every product is at most the element count, below 2^63.
+    Ok(modes.iter().map(|mode| Dim::Static(mode.iter().map(|(size, _)| size).product())).collect())
+}
+
+/// CuTe's `shape:stride` apply: each index split over its mode's leaves first leaf fastest (`remui` / `divui`
+/// by the leaf sizes, the last leaf takes the rest), `Σ digit · stride` (stride 0 or size 1: no term).
+fn strided_apply<'c, 'a>(
+    b: &Builder<'_, 'c, 'a>,
+    site: &Site,
+    modes: &[Vec<(i64, i64)>],
+    indices: &[Value<'c, 'a>],
+) -> Result<'c, Value<'c, 'a>> {
+    strided_info(b, site, modes)?;
+    let mut sum: Option<Value<'c, 'a>> = None;
+    for (mode, &index) in modes.iter().zip(indices) {
+        let mut rest = index;
+        for (position, &(size, stride)) in mode.iter().enumerate() {
+            let last = position + 1 == mode.len();
+            let digit = if last || size == 1 { rest } else { b.binary("arith.remui", rest, b.constant(size)) };
+            if !last && size != 1 {
+                rest = b.binary("arith.divui", rest, b.constant(size));
+            }
+            if size == 1 || stride == 0 {
+                continue;
+            }
+            let term = if stride == 1 { digit } else { b.binary("arith.muli", digit, b.constant(stride)) };
+            sum = Some(match sum {
+                None => term,
+                Some(accumulated) => b.binary("arith.addi", accumulated, term),
+            });
+        }
+    }
+    Ok(sum.unwrap_or_else(|| b.constant(0)))
+}
+
+/// The inverse of a compact `strided` op: leaf digit `(y div stride) mod size` (no `mod` for the leaf of the
+/// largest stride, no `div` for stride 1), each mode's index `Σ digit · (product of its earlier leaf sizes)`.
+fn strided_inverse<'c, 'a>(
+    b: &Builder<'_, 'c, 'a>,
+    site: &Site,
+    modes: &[Vec<(i64, i64)>],
+    flat: Value<'c, 'a>,
+) -> Result<'c, Vec<Value<'c, 'a>>> {
+    let info = strided_info(b, site, modes)?;
+    if !info.compact {
+        return Err(site.error(b, "layout is not invertible: it is built from a padded lego.strided (injective, but not onto its extent)"));
+    }
+    let largest = modes.iter().flatten().filter(|(size, _)| *size > 1).map(|(_, stride)| *stride).max();
+    let mut result = Vec::with_capacity(modes.len());
+    for mode in modes {
+        let mut index: Option<Value<'c, 'a>> = None;
+        let mut weight = 1i64;
+        for &(size, stride) in mode {
+            if size == 1 {
+                continue;
+            }
+            let shifted = if stride == 1 { flat } else { b.binary("arith.divui", flat, b.constant(stride)) };
+            let digit = if Some(stride) == largest { shifted } else { b.binary("arith.remui", shifted, b.constant(size)) };
+            let term = if weight == 1 { digit } else { b.binary("arith.muli", digit, b.constant(weight)) };
+            index = Some(match index {
+                None => term,
+                Some(accumulated) => b.binary("arith.addi", accumulated, term),
+            });
+            weight *= size;
+        }
+        result.push(index.unwrap_or_else(|| b.constant(0)));
+    }
+    Ok(result)
 }
 
 /// expand_by's apply after its input layout's: `B(n⃗, B⁻¹(m⃗, flat))` where every `j_k < n_k`, −1 elsewhere.
@@ -359,6 +514,8 @@ enum InverseTask<'c, 'a> {
     GroupByEnd(Vec<Dim<'c, 'a>>),
     /// tile_by: pop the inner layout's logical index, push the level-major tile index.
     Tile { tiling: Tiling<'c, 'a>, flat: Value<'c, 'a> },
+    /// compose: pop the running flat (`B(dims(outer), inv(outer, y))`) and invert the inner layout on it.
+    ThenInverse(Value<'c, 'a>),
 }
 
 /// `apply_inverse(layout, flat)`: emits the logical index before the builder's anchor. An explicit stack
@@ -418,6 +575,7 @@ pub fn emit_inverse<'c, 'a>(
                 results.push(tile_by::regroup_inverse(b, site, &tiling, flat, split)?);
                 continue;
             }
+            InverseTask::ThenInverse(inner) => (inner, flats.pop().ok_or_else(missing)?),
         };
         match node(b, site, layout)? {
             LayoutOp::Row { dims } => results.push(b.unflatten(flat, &dims)),
@@ -465,6 +623,24 @@ pub fn emit_inverse<'c, 'a>(
                 tasks.push(InverseTask::Tile { tiling, flat });
                 tasks.push(InverseTask::Inverse(inner, flat));
             }
+            LayoutOp::Swizzle { swizzle, dims } => {
+                // The swizzle is its own inverse: B⁻¹(n⃗, swizzle(x)).
+                let swizzled = emit_swizzle(b, site, swizzle, flat)?;
+                results.push(b.unflatten(swizzled, &dims));
+            }
+            LayoutOp::Strided { modes } => results.push(strided_inverse(b, site, &modes, flat)?),
+            LayoutOp::Compose { outer, inner } => {
+                // inv(inner, B(dims(outer), inv(outer, y))): the outer object as in a group_by, then the inner.
+                flats.push(flat);
+                tasks.push(InverseTask::ThenInverse(inner));
+                tasks.push(InverseTask::GroupByObject(outer));
+            }
+            LayoutOp::Inverse { inner } => {
+                // (apply(inner, B⁻¹(dims(inner), y))): exactly apply's ops after the unflatten.
+                let inner_dims = logical_dims(b, site, inner)?;
+                let index = b.unflatten(flat, &inner_dims);
+                results.push(vec![site.nested_inverse(b, || emit_apply(b, site, inner, &index))?]);
+            }
             LayoutOp::ExpandBy { inner, dims, to_dims } => {
                 check_expand(b, site, &dims, &to_dims)?;
                 // inv(L, B(m⃗, B⁻¹(n⃗, x)))
@@ -502,9 +678,14 @@ pub fn dynamic_sizes<'c, 'a>(b: &Builder<'_, 'c, 'a>, site: &Site, layout: Value
             }
         };
         match node(b, site, layout)? {
-            LayoutOp::Row { dims } | LayoutOp::Col { dims } | LayoutOp::RegP { dims, .. } | LayoutOp::GenP { dims, .. } => {
-                add(&dims)
-            }
+            LayoutOp::Row { dims }
+            | LayoutOp::Col { dims }
+            | LayoutOp::RegP { dims, .. }
+            | LayoutOp::GenP { dims, .. }
+            | LayoutOp::Swizzle { dims, .. } => add(&dims),
+            LayoutOp::Compose { outer, inner } => pending.extend([inner, outer]),
+            LayoutOp::Inverse { inner } => pending.push(inner),
+            LayoutOp::Strided { .. } => {}
             LayoutOp::OrderBy { objects } => pending.extend(objects.into_iter().rev()),
             LayoutOp::GroupBy { dims, objects } => {
                 add(&dims);
@@ -534,9 +715,14 @@ pub fn inverse_domain_size<'c, 'a>(
     site: &Site,
     layout: Value<'c, 'a>,
 ) -> Result<'c, Option<Dim<'c, 'a>>> {
-    let dims = match node(b, site, layout)? {
-        LayoutOp::ExpandBy { dims, .. } => dims,
-        _ => logical_dims(b, site, layout)?,
+    // compose's positions are its outer layout's: follow the chain of outer layouts.
+    let mut layout = layout;
+    let dims = loop {
+        match node(b, site, layout)? {
+            LayoutOp::ExpandBy { dims, .. } => break dims,
+            LayoutOp::Compose { outer, .. } => layout = outer,
+            _ => break logical_dims(b, site, layout)?,
+        }
     };
     if dims.iter().all(|dim| matches!(dim, Dim::Static(_))) && lego_dialect::ops::known_product(&dims).is_none() {
         return Ok(None);

@@ -5,6 +5,7 @@
 pub mod cleanup;
 pub mod emit;
 pub mod ir;
+pub mod layout_functions;
 pub mod tile_by;
 pub mod uses;
 pub mod views;

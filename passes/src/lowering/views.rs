@@ -205,12 +205,12 @@ struct Function<'c, 'a> {
     lego_args: Vec<usize>,
 }
 
-fn callee_name(call: &OperationRef) -> Option<String> {
+pub(crate) fn callee_name(call: &OperationRef) -> Option<String> {
     let attribute = call.attribute("callee").ok()?;
     FlatSymbolRefAttribute::try_from(attribute).ok().map(|symbol| symbol.value().to_string())
 }
 
-fn symbol_name(op: &OperationRef) -> Option<String> {
+pub(crate) fn symbol_name(op: &OperationRef) -> Option<String> {
     let attribute = op.attribute("sym_name").ok()?;
     melior::ir::attribute::StringAttribute::try_from(attribute).ok().map(|name| name.value().to_string())
 }
@@ -297,7 +297,7 @@ pub fn thread_through_calls<'c, 'a>(context: &'c Context, root: OperationRef<'c,
 }
 
 /// Whether the call resolves in the symbol table that holds `function` (the nearest one enclosing the call).
-fn same_symbol_table(call: OperationRef, function: OperationRef) -> bool {
+pub(crate) fn same_symbol_table(call: OperationRef, function: OperationRef) -> bool {
     let Some(table) = function.parent_operation() else { return false };
     let mut current = call.parent_operation();
     while let Some(op) = current {

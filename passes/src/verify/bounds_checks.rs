@@ -147,9 +147,13 @@ fn counted_sizes<'c, 'a>(op: OperationRef<'c, 'a>, facts: &mut LayoutFactsCache)
         | LayoutOp::Col { dims }
         | LayoutOp::RegP { dims, .. }
         | LayoutOp::GenP { dims, .. }
+        | LayoutOp::Swizzle { dims, .. }
         | LayoutOp::GroupBy { dims, .. } => Some(dims),
         LayoutOp::TileBy { levels, .. } => Some(levels.into_iter().flatten().collect()),
         LayoutOp::ExpandBy { to_dims, .. } => Some(to_dims),
+        // The count of an operand, counted there.
+        LayoutOp::Compose { .. } | LayoutOp::Inverse { .. } => None,
+        LayoutOp::Strided { modes } => Some(modes.iter().flatten().map(|&(size, _)| Dim::Static(size)).collect()),
         // One part: the part's count, checked at the part. All sizes known: the verifier's. Otherwise spell
         // the logical dims (cheap checks first: chains of order_by can be very deep).
         LayoutOp::OrderBy { objects } => {

@@ -372,9 +372,14 @@ pub fn gen_ps_under<'c, 'a>(layout: MlirValue<'c, 'a>) -> Option<Vec<OperationRe
                 found.push(owner);
                 continue;
             }
-            LayoutOp::Row { .. } | LayoutOp::Col { .. } | LayoutOp::RegP { .. } => continue,
+            LayoutOp::Row { .. }
+            | LayoutOp::Col { .. }
+            | LayoutOp::RegP { .. }
+            | LayoutOp::Swizzle { .. }
+            | LayoutOp::Strided { .. } => continue,
             LayoutOp::OrderBy { objects } | LayoutOp::GroupBy { objects, .. } => objects,
-            LayoutOp::TileBy { inner, .. } | LayoutOp::ExpandBy { inner, .. } => vec![inner],
+            LayoutOp::TileBy { inner, .. } | LayoutOp::ExpandBy { inner, .. } | LayoutOp::Inverse { inner } => vec![inner],
+            LayoutOp::Compose { outer, inner } => vec![outer, inner],
         };
         inputs.reverse();
         pending.extend(inputs);

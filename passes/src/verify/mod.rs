@@ -1,5 +1,6 @@
 //! The verification passes, together: one file per pass plus the shared SMT encoder and diagnostics helpers.
 
+pub mod analyze_memory;
 pub mod bounds_checks;
 pub mod genp_obligation;
 pub mod smt_encode;

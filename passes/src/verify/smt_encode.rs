@@ -29,6 +29,21 @@ use std::{
     rc::Rc,
 };
 
+/// CuTe's `Swizzle<B, M, S>` of docs/ops/swizzle.md on a flat index term: `x ^ ((x & yyy) >> S)`, `yyy =
+/// (2^B − 1) << (M + S)` (its own inverse, so `apply` and `apply_inverse` share it).
+fn swizzle_term<'c>([bits, base, shift]: [i64; 3], x: &Term, at: Location<'c>) -> Encoded<'c, Term> {
+    let parameters = (u32::try_from(bits), u32::try_from(base), u32::try_from(shift));
+    let (Ok(bits), Ok(base), Ok(shift)) = parameters else {
+        return fail(at, "cannot verify: negative swizzle parameters");
+    };
+    if lego_algebra::check_swizzle_parameters(bits, base, shift).is_err() {
+        return fail(at, "cannot verify: invalid swizzle parameters");
+    }
+    let mask = ((1u64 << bits) - 1) << (base + shift);
+    let moved = Term::bin(BinOp::ShrU, &Term::bin(BinOp::And, x, &Term::index(mask)), &Term::index(u64::from(shift)));
+    Ok(Term::bin(BinOp::Xor, x, &moved))
+}
+
 /// Why a value could not be encoded, located at the op (or value) responsible.
 #[derive(Clone, Debug)]
 pub struct EncodeError<'c> {
@@ -55,6 +70,15 @@ fn fail<'c, T>(location: Location<'c>, message: impl Into<String>) -> Encoded<'c
 
 pub fn op_name(op: &OperationRef) -> String {
     op.name().as_string_ref().as_str().map(str::to_string).unwrap_or_else(|_| "?".into())
+}
+
+/// The six size operands of a `gpu.launch` (grid x, y, z, block x, y, z), after its async dependencies.
+pub fn launch_size_operands<'c, 'a>(launch: &OperationRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
+    launch
+        .operands()
+        .filter(|operand| int_width(operand.r#type()).is_some())
+        .take(6)
+        .collect()
 }
 
 /// Identity of an SSA value for memo tables.
@@ -241,11 +265,32 @@ impl Encoder {
                 Ok(var)
             }
             ("scf.for", _) => fail(value.location(), "cannot verify: loop-carried value (scf.for iter_args)"),
+            ("gpu.launch", Some(width)) if is_entry && number < 12 => self.launch_argument(parent, value, number, width),
             _ => fail(
                 value.location(),
                 format!("cannot verify: unsupported block argument #{number} of '{parent_name}'"),
             ),
         }
+    }
+
+    /// A `gpu.launch` body argument that the caller did not bind: block ids (0–2) and thread ids (3–5) are
+    /// variables `block_id.x` … / `thread_id.x` … with `0 ≤ id < size` (the launch's size operand), the grid
+    /// and block sizes (6–11) are those operands. Callers that model lanes bind the thread ids themselves.
+    fn launch_argument<'c>(&mut self, launch: OperationRef<'c, '_>, value: Value<'c, '_>, number: usize, width: u32) -> Encoded<'c, Term> {
+        let sizes = launch_size_operands(&launch);
+        let Some(size) = sizes.get(number % 6).copied() else {
+            return fail(value.location(), "cannot verify: gpu.launch without its six size operands");
+        };
+        if number >= 6 {
+            return self.encode(size);
+        }
+        let axis = ["x", "y", "z"][number % 3];
+        let prefix = if number < 3 { "block_id" } else { "thread_id" };
+        let var = Term::var(self.name_of(value, &format!("{prefix}.{axis}")), width);
+        if let Ok(size) = self.encode(size) {
+            self.add_fact(value_key(value), var.ult(&size));
+        }
+        Ok(var)
     }
 
     fn operand<'c>(&mut self, op: &OperationRef<'c, '_>, index: usize) -> Encoded<'c, Term> {
@@ -641,9 +686,15 @@ impl Encoder {
             | LayoutOp::Col { dims }
             | LayoutOp::RegP { dims, .. }
             | LayoutOp::GenP { dims, .. }
+            | LayoutOp::Swizzle { dims, .. }
             | LayoutOp::GroupBy { dims, .. } => self.dim_terms(&dims),
             // expand_by takes its input layout's indices (docs/reference/semantics.md: apply(s⃗) starts with apply(L, s⃗)).
-            LayoutOp::ExpandBy { inner, .. } => self.layout_dims(inner, at),
+            LayoutOp::ExpandBy { inner, .. } | LayoutOp::Compose { inner, .. } => self.layout_dims(inner, at),
+            LayoutOp::Inverse { inner } => Ok(vec![product(&self.layout_dims(inner, at)?)]),
+            LayoutOp::Strided { modes } => match ops::strided_dims(&modes) {
+                Some(dims) => Ok(dims.into_iter().map(|d| Term::index(d as u64)).collect()),
+                None => fail(at, "cannot verify: strided sizes overflow"),
+            },
             LayoutOp::OrderBy { objects } => {
                 let mut all = Vec::new();
                 for object in objects {
@@ -678,8 +729,17 @@ impl Encoder {
     /// Exclusive bound of valid `apply_inverse` inputs: `Π n⃗` for an `expand_by … dims n⃗`, the number of
     /// elements otherwise.
     pub fn layout_codomain<'c>(&mut self, layout: Value<'c, '_>, at: Location<'c>) -> Encoded<'c, Term> {
-        if let (_, LayoutOp::ExpandBy { dims, .. }) = self.layout(layout, at)? {
-            return Ok(product(&self.dim_terms(&dims)?));
+        match self.layout(layout, at)? {
+            (_, LayoutOp::ExpandBy { dims, .. }) => return Ok(product(&self.dim_terms(&dims)?)),
+            (_, LayoutOp::Compose { outer, .. }) => return self.nested_layout(at, |this| this.layout_codomain(outer, at)),
+            (_, LayoutOp::Strided { modes }) => {
+                let info = ops::strided_leaves(&modes).ok().and_then(|leaves| lego_algebra::check_strided(&leaves).ok());
+                return match info {
+                    Some(info) => Ok(Term::index(info.extent)),
+                    None => fail(at, "cannot verify: invalid strided layout"),
+                };
+            }
+            _ => {}
         }
         self.layout_numel(layout, at)
     }
@@ -764,6 +824,40 @@ impl Encoder {
                     }
                 }
                 self.layout_apply(inner, &split, at)
+            }
+            LayoutOp::Swizzle { swizzle, dims } => {
+                let n = self.dim_terms(&dims)?;
+                if indices.len() != n.len() {
+                    return rank_error(n.len());
+                }
+                swizzle_term(swizzle, &flatten(&n, indices), location)
+            }
+            LayoutOp::Strided { modes } => {
+                if indices.len() != modes.len() {
+                    return rank_error(modes.len());
+                }
+                // docs/ops/strided.md: each index split over its mode's leaves first leaf fastest.
+                let mut sum = Term::index(0);
+                for (mode, index) in modes.iter().zip(indices) {
+                    let mut rest = index.clone();
+                    for (position, &(size, stride)) in mode.iter().enumerate() {
+                        let size = Term::index(size as u64);
+                        let digit = if position + 1 == mode.len() { rest.clone() } else { rest.urem(&size) };
+                        rest = rest.udiv(&size);
+                        sum = sum.add(&digit.mul(&Term::index(stride as u64)));
+                    }
+                }
+                Ok(sum)
+            }
+            LayoutOp::Compose { outer, inner } => {
+                let x = self.layout_apply(inner, indices, at)?;
+                let outer_dims = self.layout_dims(outer, at)?;
+                self.layout_apply(outer, &unflatten(&outer_dims, &x), at)
+            }
+            LayoutOp::Inverse { inner } => {
+                let [x] = indices else { return rank_error(1) };
+                let index = self.layout_inverse(inner, x, at)?;
+                Ok(flatten(&self.layout_dims(inner, at)?, &index))
             }
             LayoutOp::ExpandBy { inner, dims, to_dims } => {
                 let (n, m) = (self.dim_terms(&dims)?, self.dim_terms(&to_dims)?);
@@ -867,6 +961,41 @@ impl Encoder {
                     }
                 }
                 Ok(result)
+            }
+            LayoutOp::Swizzle { swizzle, dims } => {
+                let n = self.dim_terms(&dims)?;
+                Ok(unflatten(&n, &swizzle_term(swizzle, flat, location)?))
+            }
+            LayoutOp::Strided { modes } => {
+                let compact = ops::strided_leaves(&modes)
+                    .ok()
+                    .and_then(|leaves| lego_algebra::check_strided(&leaves).ok())
+                    .is_some_and(|info| info.compact);
+                if !compact {
+                    return fail(location, "cannot verify: apply_inverse of a padded strided layout");
+                }
+                Ok(modes
+                    .iter()
+                    .map(|mode| {
+                        let mut index = Term::index(0);
+                        let mut weight = 1u64;
+                        for &(size, stride) in mode {
+                            let digit = flat.udiv(&Term::index(stride.max(1) as u64)).urem(&Term::index(size as u64));
+                            index = index.add(&digit.mul(&Term::index(weight)));
+                            weight = weight.saturating_mul(size as u64);
+                        }
+                        index
+                    })
+                    .collect())
+            }
+            LayoutOp::Compose { outer, inner } => {
+                let index = self.layout_inverse(outer, flat, at)?;
+                let outer_dims = self.layout_dims(outer, at)?;
+                self.layout_inverse(inner, &flatten(&outer_dims, &index), at)
+            }
+            LayoutOp::Inverse { inner } => {
+                let inner_dims = self.layout_dims(inner, at)?;
+                Ok(vec![self.layout_apply(inner, &unflatten(&inner_dims, flat), at)?])
             }
             LayoutOp::ExpandBy { inner, dims, to_dims } => {
                 let (n, m) = (self.dim_terms(&dims)?, self.dim_terms(&to_dims)?);

@@ -641,6 +641,37 @@ fn composite_bijective(encoder: &mut Encoder, layout: MlirValue, status: &HashMa
             Ok(show_numel(&numel))
         }
         LayoutOp::ExpandBy { .. } => Err("expand_by is partial (injective, but not onto its dims)".into()),
+        LayoutOp::Compose { outer, inner } => {
+            composite_bijective(encoder, outer, status, options)?;
+            composite_bijective(encoder, inner, status, options)?;
+            let outer_numel = encoder.layout_numel(outer, location).map_err(encode_error)?;
+            if !sizes_equal(&numel, &outer_numel, options) {
+                return Err(format!(
+                    "compose's inner layout has {} elements but its outer layout {}",
+                    show_numel(&numel),
+                    show_numel(&outer_numel)
+                ));
+            }
+            Ok(show_numel(&numel))
+        }
+        LayoutOp::Inverse { inner } => composite_bijective(encoder, inner, status, options),
+        LayoutOp::Strided { modes } => {
+            let leaves = ops::strided_leaves(&modes)?;
+            match lego_algebra::check_strided(&leaves) {
+                Ok(info) if info.compact => Ok(show_numel(&numel)),
+                Ok(_) => Err("a padded strided layout is injective, but not onto its extent".into()),
+                Err(error) => Err(error.to_string()),
+            }
+        }
+        // docs/ops/swizzle.md: a permutation of [0, n) whenever n is a multiple of its period, which the
+        // dialect verifier checks for known sizes; a symbolic n is not known to be one.
+        LayoutOp::Swizzle { swizzle: [bits, base, shift], .. } => {
+            let period = u32::try_from(bits + base + shift).ok().and_then(|e| 1u64.checked_shl(e));
+            match (numel.as_const(), period) {
+                (Some(n), Some(period)) if n % period == 0 => Ok(show_numel(&numel)),
+                _ => Err("a swizzle's element count is not known to be a multiple of its period 2^(bits+base+shift)".into()),
+            }
+        }
     }
 }
 

@@ -261,6 +261,25 @@ impl Verify {
             diagnostics::error(location, "'lego.check' op must be inside a function");
             return vec![Verdict::Malformed];
         };
+        // Inside a kernel, the thread id is the launch's (CUDA numbering of tid.x, tid.y, tid.z).
+        let launch = match thread_id(&function) {
+            Some(_) => None,
+            None => crate::analyze_memory::enclosing_launch(op),
+        };
+        if let Some(launch) = launch {
+            let threads = match crate::analyze_memory::LaunchThreads::of(launch) {
+                Ok(threads) => threads,
+                Err(why) => {
+                    diagnostics::error(location, &format!("'lego.check' op inside a gpu.launch: {why}"));
+                    return vec![Verdict::Malformed];
+                }
+            };
+            let Ok(address) = op.operand(0) else {
+                diagnostics::error(location, "'lego.check' op needs an address operand");
+                return vec![Verdict::Malformed];
+            };
+            return self.check_address_in(location, function, threads.ids[0], Some(threads), address, properties);
+        }
         let Some(tid_value) = thread_id(&function) else {
             let thread_args = argument_with_attribute(&function, "lego.thread_id");
             diagnostics::error(
@@ -280,8 +299,6 @@ impl Verify {
         self.check_address(location, function, tid_value, address, properties)
     }
 
-    /// Checks `properties` of `address` (a value in `function`, whose thread id is `tid_value`) and reports
-    /// at `location`.
     fn check_address<'c>(
         &self,
         location: Location<'c>,
@@ -290,11 +307,26 @@ impl Verify {
         address: Value<'c, '_>,
         properties: Properties,
     ) -> Vec<Verdict> {
+        self.check_address_in(location, function, tid_value, None, address, properties)
+    }
+
+    /// Checks `properties` of `address` (a value in `function`, whose thread id is `tid_value`, or — with
+    /// `launch` — the linear thread id of a `gpu.launch`, whose `tid.x` is `tid_value`) and reports at
+    /// `location`.
+    fn check_address_in<'c, 'a>(
+        &self,
+        location: Location<'c>,
+        function: OperationRef<'c, 'a>,
+        tid_value: Value<'c, 'a>,
+        launch: Option<crate::analyze_memory::LaunchThreads<'c, 'a>>,
+        address: Value<'c, 'a>,
+        properties: Properties,
+    ) -> Vec<Verdict> {
         let (Some(tid_width), Some(address_width)) = (int_width(tid_value.r#type()), int_width(address.r#type())) else {
             diagnostics::error(location, "'lego.check' op: the address and the thread id must be integers or index");
             return vec![Verdict::Malformed];
         };
-        let site = Site { function, tid_value, tid_width, address, address_width, properties };
+        let site = Site { function, tid_value, tid_width, address, address_width, properties, launch };
         let mut verdicts = Vec::new();
         if properties.coalescing {
             let start = Instant::now();
@@ -380,15 +412,17 @@ impl Verify {
         }
     }
 
-    fn lane<'c>(
+    fn lane<'c, 'a>(
         &self,
         encoder: &mut Encoder,
-        function: OperationRef<'c, '_>,
-        tid_value: Value<'c, '_>,
+        site: &Site<'c, 'a>,
         tid: Term,
-        address: Value<'c, '_>,
     ) -> Result<Lane, EncodeError<'c>> {
+        let (function, tid_value, address) = (site.function, site.tid_value, site.address);
         encoder.bind(tid_value, tid.clone());
+        if let Some(threads) = &site.launch {
+            threads.bind(encoder, &tid);
+        }
         let location = address.location();
         let address = encoder.encode(address)?;
         if address.uses_floats() {
@@ -400,6 +434,9 @@ impl Verify {
         }
         let (mut facts, _skipped) = encoder.assumptions(function);
         facts.extend(encoder.discovered_facts());
+        if let Some(threads) = &site.launch {
+            facts.push(tid.ult(&Term::constant(threads.threads(), tid.width().unwrap_or(64))));
+        }
         Ok(Lane { tid, address, facts })
     }
 
@@ -425,8 +462,8 @@ impl Verify {
         let extra = extra.iter().map(|name| first.fresh_name(name)).collect();
         let mut second = first.sibling();
         let [t_a, t_b] = tids;
-        let a = self.lane(&mut first, site.function, site.tid_value, t_a, site.address)?;
-        let b = self.lane(&mut second, site.function, site.tid_value, t_b, site.address)?;
+        let a = self.lane(&mut first, &site, t_a)?;
+        let b = self.lane(&mut second, &site, t_b)?;
         let mut facts: Vec<Term> = a.facts.iter().chain(&b.facts).cloned().collect();
         if matches!(pair, LanePair::Successive) {
             facts.push(b.tid.ugt(&a.tid));
@@ -617,6 +654,8 @@ impl Verify {
 #[derive(Clone, Copy)]
 struct Site<'c, 'a> {
     function: OperationRef<'c, 'a>,
+    /// Inside a `gpu.launch`: its thread ids, bound to the linear thread id.
+    launch: Option<crate::analyze_memory::LaunchThreads<'c, 'a>>,
     tid_value: Value<'c, 'a>,
     tid_width: u32,
     address: Value<'c, 'a>,

@@ -378,6 +378,19 @@ class LayoutCompiler:
     def mlir_text(self) -> str:
         return self.compiled.lego_ir
 
+    @property
+    def dims(self) -> Tuple[int, ...]:
+        """The layout's dims with the size symbols bound."""
+        return _concrete_dims(self.layout, self.bindings)
+
+    def llvm_module(self, pipeline_name: str = "lego-to-llvm") -> str:
+        """The lowered request (``mlir_text``: ``@roundtrip`` taking the bound size symbols, sorted by name, then
+        one index per dim, and returning ``apply``) through ``pipeline_name``, in-process: the LLVM-dialect
+        module of the forward map (the transforms themselves run the same arithmetic in Rust)."""
+        from .. import _lego
+
+        return _lego.compile_module(self.mlir_text, f"builtin.module({pipeline_name})")
+
     def transform_numpy(self, array: Any) -> Any:
         return numpy_run(self.compiled, array, True, array.shape)
 

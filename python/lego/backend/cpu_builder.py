@@ -1,7 +1,235 @@
-"""The published module path lego.backend.cpu_builder: the same module as lego.jit.builders (docs/python.md)."""
+"""CPU kernels built from Python and run (the published API's §5.5, ``lego.backend.cpu_builder``).
 
-import sys
+A ``CPUKernelBuilder`` writes a ``func.func`` of scalar and memref arguments whose index arithmetic is lego ops
+(``lego.apply`` / ``lego.apply_inverse`` on the buffers' layouts); ``compile()`` lowers it in-process with
+lego-rs's ``lego-to-llvm`` pipeline (``lego-lower`` inside makes the arithmetic), translates it to LLVM IR
+(MLIR's translation, in-process: ``lego._lego.Module.llvm_ir``), compiles that with Debian's ``llc-22`` into an
+object and links a shared object with ``clang-22`` (both installed by ``make setup``), loads it with ctypes and
+returns a callable that runs on NumPy buffers in place.
 
-from ..jit import builders as _module
+Targets: ``scalar`` (``lego-to-llvm``, ``llc -O2`` for a generic x86-64) and ``cpu`` (``lego-to-llvm``, ``llc
+-O3 -mcpu=native``: the host CPU's instructions; there is no lego vectorizing pipeline, see below).
+``x86`` / ``arm-neon`` / ``arm-sve`` name the published package's vectorizing pipelines (``lego-to-x86-vector``,
+``lego-to-arm-neon``, ``lego-to-arm-sve``), which lego-rs has not built: compiling for them raises
+``NotImplementedError`` naming the missing pipeline (docs/python-jit.md).
+"""
 
-sys.modules[__name__] = _module
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from .. import _lego
+from ..jit.builders import (CPUTarget, KernelContext, LayoutBuffer, _CPU_TARGETS, _Emitter, cpu_pipeline)
+
+__all__ = ["CPUKernelBuilder", "CPUKernelContext", "CPUTarget", "CPUKernel", "_CPU_TARGETS", "cpu_pipeline",
+           "build_shared_object"]
+
+_CTYPES = {"f32": ctypes.c_float, "f64": ctypes.c_double, "i64": ctypes.c_int64, "i32": ctypes.c_int32,
+           "i16": ctypes.c_int16, "i8": ctypes.c_int8, "index": ctypes.c_int64, "i1": ctypes.c_bool}
+_NUMPY = {"f32": np.float32, "f64": np.float64, "i64": np.int64, "i32": np.int32, "i16": np.int16, "i8": np.int8,
+          "i1": np.bool_, "f16": np.float16}
+
+
+class CPUKernelContext(KernelContext):
+    """What a CPU kernel body sees: ``tile_id`` (the grid loop's index), the scalar parameters by name
+    (``scalar(name)``), everything of ``KernelContext`` (layout ``load``/``store``, flat access, arithmetic,
+    ``for_range``, ``if_``) and ``exp`` / ``sqrt`` / ``rsqrt`` / ``divf`` / ``negf``."""
+
+    def __init__(self, emitter: _Emitter, buffers: Dict[int, Tuple[LayoutBuffer, str]], scalars: Dict[str, Tuple[str, str]],
+                 tile_id: Optional[str]) -> None:
+        super().__init__(emitter, buffers)
+        self.tile_id = tile_id
+        self._scalars = scalars
+
+    def scalar(self, name: str) -> str:
+        return self._scalars[name][0]
+
+    def _unary(self, op: str, value: str, ty: str) -> str:
+        return self._op(f"{op} {value} : {ty}")
+
+    def exp(self, value: str, ty: str = "f32") -> str:
+        return self._unary("math.exp", value, ty)
+
+    def sqrt(self, value: str, ty: str = "f32") -> str:
+        return self._unary("math.sqrt", value, ty)
+
+    def rsqrt(self, value: str, ty: str = "f32") -> str:
+        return self._unary("math.rsqrt", value, ty)
+
+    def negf(self, value: str, ty: str = "f32") -> str:
+        return self._unary("arith.negf", value, ty)
+
+    def divf(self, a: str, b: str, ty: str = "f32") -> str:
+        return self._op(f"arith.divf {a}, {b} : {ty}")
+
+    def subi(self, a: str, b: str) -> str:
+        return self._op(f"arith.subi {a}, {b} : index")
+
+    def const(self, value: float, ty: str) -> str:
+        if ty == "index":
+            return self.const_index(int(value))
+        if ty.startswith("f"):
+            return self._op(f"arith.constant {float(value)!r} : {ty}", "cf")
+        return self._op(f"arith.constant {int(value)} : {ty}", "ci")
+
+
+def _tool(name: str) -> str:
+    for candidate in (f"{name}-22", name):
+        found = shutil.which(candidate)
+        if found:
+            return found
+    path = f"/usr/lib/llvm-22/bin/{name}"
+    if os.path.exists(path):
+        return path
+    raise RuntimeError(f"{name}-22 not found: the CPU kernels compile LLVM IR with Debian's llvm-22 / clang-22 "
+                       "(`make setup` installs them)")
+
+
+def _linker() -> str:
+    """clang-22 (make setup); the system C compiler driver links a shared object as well."""
+    try:
+        return _tool("clang")
+    except RuntimeError:
+        found = shutil.which("cc") or shutil.which("gcc")
+        if found:
+            return found
+        raise
+
+
+_SO_CACHE: Dict[str, ctypes.CDLL] = {}
+
+
+def build_shared_object(llvm_ir: str, opt_level: int = 2, mcpu: Optional[str] = None) -> ctypes.CDLL:
+    """``llc`` (object, position independent) then ``clang -shared`` (with libm: ``math.exp`` becomes a call
+    of ``expf``); loaded with ctypes. Cached per process by the IR and the flags."""
+    key = hashlib.sha256(f"{opt_level}|{mcpu}|{llvm_ir}".encode()).hexdigest()
+    if key in _SO_CACHE:
+        return _SO_CACHE[key]
+    work = tempfile.mkdtemp(prefix="lego_cpu_")
+    ll, obj, so = (os.path.join(work, f"kernel.{ext}") for ext in ("ll", "o", "so"))
+    with open(ll, "w") as handle:
+        handle.write(llvm_ir)
+    llc = [_tool("llc"), f"-O{int(opt_level)}", "-filetype=obj", "-relocation-model=pic", ll, "-o", obj]
+    if mcpu:
+        llc.insert(1, f"-mcpu={mcpu}")
+    for command in (llc, [_linker(), "-shared", obj, "-o", so, "-lm"]):
+        result = subprocess.run(command, capture_output=True, text=True)
+        if result.returncode != 0:
+            raise RuntimeError(f"{os.path.basename(command[0])} failed: {result.stderr.strip()}")
+    library = ctypes.CDLL(so)
+    # The loaded library stays mapped: the files are not needed any more.
+    shutil.rmtree(work, ignore_errors=True)
+    _SO_CACHE[key] = library
+    return library
+
+
+class CPUKernel:
+    """A compiled CPU kernel: ``kernel(scalars…, arrays…)`` runs it on NumPy arrays in place (each C-contiguous,
+    of the buffer's element type and element count)."""
+
+    def __init__(self, library: ctypes.CDLL, name: str, scalars: Sequence[Tuple[str, str]],
+                 buffers: Sequence[LayoutBuffer], llvm_ir: str, lowered: str, target: str) -> None:
+        self.library, self.name, self.llvm_ir, self.lowered, self.target = library, name, llvm_ir, lowered, target
+        self._scalars = list(scalars)
+        self._buffers = list(buffers)
+        function = getattr(library, name)
+        argtypes: List[Any] = [_CTYPES[ty] for _, ty in self._scalars]
+        for _ in self._buffers:
+            # The memref descriptor, expanded: allocated pointer, aligned pointer, offset, size, stride.
+            argtypes += [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64]
+        function.argtypes = argtypes
+        function.restype = None
+        self._function = function
+
+    def __call__(self, *args: Any) -> None:
+        expected = len(self._scalars) + len(self._buffers)
+        if len(args) != expected:
+            raise TypeError(f"{self.name}() takes {len(self._scalars)} scalar(s) and {len(self._buffers)} array(s), "
+                            f"{len(args)} given")
+        values: List[Any] = []
+        for (name, ty), value in zip(self._scalars, args):
+            values.append(_CTYPES[ty](value))
+        for buf, array in zip(self._buffers, args[len(self._scalars):]):
+            if not isinstance(array, np.ndarray):
+                raise TypeError(f"{self.name}(): buffer arguments are NumPy arrays, got {type(array).__name__}")
+            want = _NUMPY.get(buf.element_type)
+            if want is not None and array.dtype != np.dtype(want):
+                raise TypeError(f"{self.name}(): an array of {array.dtype} where the buffer holds {buf.element_type}")
+            if array.size != buf.numel:
+                raise ValueError(f"{self.name}(): an array of {array.size} elements where the buffer has {buf.numel}")
+            if not array.flags.c_contiguous or not array.flags.writeable:
+                raise ValueError(f"{self.name}(): arrays must be C-contiguous and writeable (the kernel works in place)")
+            pointer = array.ctypes.data
+            values += [pointer, pointer, 0, buf.numel, 1]
+        self._function(*values)
+
+
+class CPUKernelBuilder:
+    """``CPUKernelBuilder(buffers, kernel_body, name="kernel", scalar_params=None, grid=None)``: a
+    ``func.func @name(scalars…, memref buffers…)``; ``kernel_body(ctx)`` writes its body. With ``grid=(G,)``
+    the body runs inside ``for tile_id in range(G)`` (``ctx.tile_id``). ``scalar_params``: names (``f32``) or
+    ``(name, type)`` pairs."""
+
+    def __init__(self, buffers: Sequence[LayoutBuffer], kernel_body: Callable[[CPUKernelContext], None],
+                 name: str = "kernel", scalar_params: Optional[Sequence[Union[str, Tuple[str, str]]]] = None,
+                 grid: Optional[Sequence[int]] = None) -> None:
+        self.buffers = list(buffers)
+        self.kernel_body = kernel_body
+        self.name = name
+        self.scalar_params: List[Tuple[str, str]] = [(p, "f32") if isinstance(p, str) else (p[0], p[1])
+                                                     for p in (scalar_params or [])]
+        self.grid = tuple(int(g) for g in grid) if grid else None
+        if self.grid is not None and len(self.grid) != 1:
+            raise ValueError(f"CPUKernelBuilder: grid {self.grid}: one dimension (G,) is supported")
+        if any(b.shared for b in self.buffers):
+            raise ValueError("CPUKernelBuilder: shared (workgroup) buffers exist only in GPU kernels")
+
+    def mlir_text(self) -> str:
+        e = _Emitter()
+        buffers: Dict[int, Tuple[LayoutBuffer, str]] = {}
+        scalars: Dict[str, Tuple[str, str]] = {}
+        args = []
+        for k, (name, ty) in enumerate(self.scalar_params):
+            scalars[name] = (f"%s{k}", ty)
+            args.append(f"%s{k}: {ty}")
+        for k, buf in enumerate(self.buffers):
+            buffers[id(buf)] = (buf, f"%arg{k}")
+            args.append(f"%arg{k}: {buf.memref_type}")
+        ctx = CPUKernelContext(e, buffers, scalars, None)
+        if self.grid is not None:
+            ctx.for_range(self.grid[0], lambda tile: self._body_in_tile(ctx, tile))
+        else:
+            self.kernel_body(ctx)
+        lines = [f"func.func @{self.name}({', '.join(args)}) {{"] + e.lines + ["    return", "}"]
+        return "\n".join(lines) + "\n"
+
+    def _body_in_tile(self, ctx: CPUKernelContext, tile: str) -> None:
+        ctx.tile_id = tile
+        self.kernel_body(ctx)
+
+    def build_module(self) -> Tuple[Any, str]:
+        """``(module, text)``: the module parsed and verified by lego-rs (``lego._lego.Module``: ``str()``,
+        ``functions()``, ``operation_names()``, ``run(pipeline)``, ``llvm_ir()``) and its text."""
+        text = self.mlir_text()
+        return _lego.parse_module(text, f"<{self.name}>"), text
+
+    def compile(self, target: str = "cpu", opt_level: Optional[int] = None) -> CPUKernel:
+        pipeline = cpu_pipeline(target)  # raises for the vectorizing targets lego-rs has not built
+        module, _ = self.build_module()
+        try:
+            lowered = module.run(pipeline)
+            llvm_ir = lowered.llvm_ir()
+        except _lego.LegoError as error:
+            raise RuntimeError(f"{target} compilation failed ({pipeline}): {error}") from error
+        mcpu = "native" if target == "cpu" else None
+        level = opt_level if opt_level is not None else (3 if target == "cpu" else 2)
+        library = build_shared_object(llvm_ir, level, mcpu)
+        return CPUKernel(library, self.name, self.scalar_params, self.buffers, llvm_ir, str(lowered), target)

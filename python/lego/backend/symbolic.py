@@ -8,7 +8,7 @@ import sympy
 
 from ..core import LayoutBlock
 
-__all__ = ["simplify_via_mlir"]
+__all__ = ["simplify_via_mlir", "arith_to_sympy"]
 
 
 def simplify_via_mlir(layout: LayoutBlock, mode: str, args: Union[Sequence[Any], Any],
@@ -28,3 +28,22 @@ def simplify_via_mlir(layout: LayoutBlock, mode: str, args: Union[Sequence[Any],
         flat = args[0] if isinstance(args, (list, tuple)) else args
         return list(layout._run("inv", [flat], extra))
     raise ValueError(f"simplify_via_mlir: mode must be 'apply' or 'inv', got {mode!r}")
+
+
+def arith_to_sympy(mlir: str, arguments: Optional[Sequence[Any]] = None, pipeline: str = "") -> Union[Any, List[Any]]:
+    """The values the first ``func.func`` of ``mlir`` (module text) returns, as SymPy (§5.6 step 5): one
+    expression for one result, else a list. ``arguments`` are the SymPy values of the function's arguments
+    (default: integer symbols ``arg0, arg1, …``); ``pipeline`` runs first (e.g. ``"lego-lower"``: then the
+    module may use lego ops). The published function reads MLIR Python binding objects; this package has no
+    MLIR Python bindings, so it reads text (docs/python.md, "Differences"). A module that does not parse or
+    verify raises :class:`lego.LegoError` with the located diagnostic."""
+    from .. import _bridge
+
+    nodes, results, count = _bridge._lego.arith_nodes(_bridge.session(), mlir, pipeline=pipeline)
+    if arguments is None:
+        arguments = [sympy.Symbol(f"arg{k}", integer=True) for k in range(count)]
+    elif len(arguments) != count:
+        raise ValueError(f"arith_to_sympy: the function has {count} arguments, got {len(arguments)} values")
+    values = _bridge.to_sympy(nodes, list(arguments))
+    out = [values[k] for k in results]
+    return out[0] if len(out) == 1 else out

@@ -1,159 +1,112 @@
-"""``sympy_to_torch`` (the published API, §2.8 and §2.2's PyTorch path): a SymPy index expression compiled to
-vectorized torch arithmetic. The tensor API itself evaluates the lowered arith DAG directly
-(:func:`lego.backend.compiler.torch_index`); this is the published SymPy-level entry point."""
+"""The older PyTorch integration's SymPy → torch compiler (the published API, §2.8 / §2.2):
+``sympy_to_torch(expr, symbols)`` returns a function of one tensor (or number) per symbol, in ``symbols``' order,
+that evaluates ``expr`` with vectorized torch arithmetic on the inputs' device: ``floor(a/b)`` → floor division,
+``Mod`` → ``torch.remainder``, ``Piecewise`` → nested ``torch.where``, ``Max``/``Min``/``Abs``, integer powers,
+relations and ``And``/``Or``/``Not``. A constant expression returns a Python int. Other SymPy →
+``NotImplementedError``. (The tensor API's own torch path evaluates the lowered arith DAG instead:
+``lego.backend.compiler.torch_index``.)"""
 
 from __future__ import annotations
 
 from typing import Any, Callable, Dict, Sequence
 
 import sympy
+import torch
 
 __all__ = ["sympy_to_torch"]
 
 
-def sympy_to_torch(expr: Any, symbols: Sequence[Any]) -> Callable[..., Any]:
-    """``f(*values)`` evaluating ``expr`` with ``symbols[k] = values[k]`` (tensors or ints): ``floor(a/b)`` →
-    ``torch.div(a, b, rounding_mode="trunc")`` (index arithmetic is non-negative), ``Mod`` → ``%``,
-    ``Piecewise`` → nested ``torch.where``, ``Max``/``Min``/``Abs``, non-negative integer powers. A constant
-    expression gives a Python int."""
-    import torch
+def _floor_div(a: Any, b: Any) -> Any:
+    if isinstance(a, int) and isinstance(b, int):
+        return a // b
+    return torch.div(torch.as_tensor(a), b, rounding_mode="floor")
 
+
+def _eval(expr: Any, env: Dict[sympy.Symbol, Any]) -> Any:
+    if expr.is_Integer:
+        return int(expr)
+    if expr.is_Symbol:
+        if expr not in env:
+            raise NotImplementedError(f"sympy_to_torch: no value for the symbol {expr}")
+        return env[expr]
+    if expr in (sympy.true, sympy.false):
+        return bool(expr)
+    if isinstance(expr, sympy.floor):
+        numerator, denominator = sympy.fraction(sympy.together(expr.args[0]))
+        return _floor_div(_eval(numerator, env), _eval(denominator, env))
+    if isinstance(expr, sympy.ceiling):
+        numerator, denominator = sympy.fraction(sympy.together(expr.args[0]))
+        a, b = _eval(numerator, env), _eval(denominator, env)
+        return -_floor_div(-a, b)
+    if isinstance(expr, sympy.Mod):
+        a, b = (_eval(arg, env) for arg in expr.args)
+        return a % b if isinstance(a, int) and isinstance(b, int) else torch.remainder(torch.as_tensor(a), b)
+    if expr.is_Add:
+        total: Any = 0
+        for arg in expr.args:
+            total = total + _eval(arg, env)
+        return total
+    if expr.is_Mul:
+        numerator, denominator = sympy.fraction(expr)
+        if denominator != 1:
+            return _floor_div(_eval(numerator, env), _eval(denominator, env))
+        product: Any = 1
+        for arg in expr.args:
+            product = product * _eval(arg, env)
+        return product
+    if expr.is_Pow:
+        base, exponent = expr.args
+        if exponent.is_Integer and int(exponent) >= 0:
+            value = _eval(base, env)
+            result: Any = 1
+            for _ in range(int(exponent)):
+                result = result * value
+            return result
+        raise NotImplementedError(f"sympy_to_torch: the power {expr} (only non-negative integer exponents)")
+    if isinstance(expr, (sympy.Max, sympy.Min)):
+        values = [_eval(arg, env) for arg in expr.args]
+        combine = torch.maximum if isinstance(expr, sympy.Max) else torch.minimum
+        result = values[0]
+        for value in values[1:]:
+            if isinstance(result, int) and isinstance(value, int):
+                result = max(result, value) if isinstance(expr, sympy.Max) else min(result, value)
+            else:
+                result = combine(torch.as_tensor(result), torch.as_tensor(value))
+        return result
+    if isinstance(expr, sympy.Abs):
+        value = _eval(expr.args[0], env)
+        return abs(value) if isinstance(value, int) else torch.abs(value)
+    if isinstance(expr, sympy.Piecewise):
+        (value, condition), rest = expr.args[0], expr.args[1:]
+        if condition == sympy.true or not rest:
+            return _eval(value, env)
+        otherwise = _eval(sympy.Piecewise(*rest), env)
+        return torch.where(torch.as_tensor(_eval(condition, env)), torch.as_tensor(_eval(value, env)),
+                           torch.as_tensor(otherwise))
+    relations = {sympy.StrictLessThan: "__lt__", sympy.LessThan: "__le__", sympy.StrictGreaterThan: "__gt__",
+                 sympy.GreaterThan: "__ge__", sympy.Equality: "__eq__", sympy.Unequality: "__ne__"}
+    for kind, method in relations.items():
+        if isinstance(expr, kind):
+            return getattr(torch.as_tensor(_eval(expr.lhs, env)), method)(_eval(expr.rhs, env))
+    if isinstance(expr, (sympy.And, sympy.Or)):
+        values = [torch.as_tensor(_eval(arg, env)) for arg in expr.args]
+        result = values[0]
+        for value in values[1:]:
+            result = (result & value) if isinstance(expr, sympy.And) else (result | value)
+        return result
+    if isinstance(expr, sympy.Not):
+        return ~torch.as_tensor(_eval(expr.args[0], env))
+    raise NotImplementedError(f"sympy_to_torch: {expr!r} ({type(expr).__name__}) has no torch form")
+
+
+def sympy_to_torch(expr: Any, symbols: Sequence[sympy.Symbol]) -> Callable[..., Any]:
+    """``expr`` as a function of ``symbols``' values (tensors or ints)."""
     expr = sympy.sympify(expr)
     symbols = list(symbols)
 
-    def tensor(value: Any, like: Any) -> Any:
-        if isinstance(value, torch.Tensor):
-            return value
-        device = like.device if isinstance(like, torch.Tensor) else None
-        return torch.as_tensor(value, device=device)
-
-    def build(e: Any) -> Callable[[Dict[Any, Any]], Any]:
-        if e.is_Integer:
-            constant = int(e)
-            return lambda env: constant
-        if e.is_Symbol:
-            if e not in symbols:
-                raise ValueError(f"sympy_to_torch: {e} is not one of the symbols {symbols}")
-            return lambda env: env[e]
-        if e.is_Rational:
-            raise NotImplementedError(f"sympy_to_torch: {e} is not an integer expression")
-        if isinstance(e, sympy.floor):
-            numerator, denominator = sympy.together(e.args[0]).as_numer_denom()
-            n, d = build(numerator), build(denominator)
-
-            def floor_div(env: Dict[Any, Any]) -> Any:
-                a, b = n(env), d(env)
-                if isinstance(a, int) and isinstance(b, int):
-                    return a // b
-                return torch.div(tensor(a, b), b, rounding_mode="trunc")
-
-            return floor_div
-        if isinstance(e, sympy.ceiling):
-            numerator, denominator = sympy.together(e.args[0]).as_numer_denom()
-            return build(sympy.floor((numerator + denominator - 1) / denominator))
-        if isinstance(e, sympy.Mod):
-            a, b = build(e.args[0]), build(e.args[1])
-            return lambda env: a(env) % b(env)
-        if e.is_Add:
-            terms = [build(t) for t in e.args]
-
-            def add(env: Dict[Any, Any]) -> Any:
-                total = terms[0](env)
-                for term in terms[1:]:
-                    total = total + term(env)
-                return total
-
-            return add
-        if e.is_Mul:
-            numerator, denominator = e.as_numer_denom()
-            if denominator != 1:
-                return build(sympy.floor(e))  # a quotient in index arithmetic is exact: floor division
-            factors = [build(f) for f in e.args]
-
-            def mul(env: Dict[Any, Any]) -> Any:
-                product = factors[0](env)
-                for factor in factors[1:]:
-                    product = product * factor(env)
-                return product
-
-            return mul
-        if e.is_Pow:
-            base, exponent = e.args
-            if not (exponent.is_Integer and exponent >= 0):
-                raise NotImplementedError(f"sympy_to_torch: {e} (only non-negative integer powers)")
-            b, k = build(base), int(exponent)
-            return lambda env: b(env) ** k
-        if isinstance(e, (sympy.Max, sympy.Min)):
-            parts = [build(a) for a in e.args]
-            pick = torch.maximum if isinstance(e, sympy.Max) else torch.minimum
-            scalar = max if isinstance(e, sympy.Max) else min
-
-            def extreme(env: Dict[Any, Any]) -> Any:
-                values = [p(env) for p in parts]
-                if all(isinstance(v, int) for v in values):
-                    return scalar(values)
-                like = next(v for v in values if isinstance(v, torch.Tensor))
-                out = tensor(values[0], like)
-                for value in values[1:]:
-                    out = pick(out, tensor(value, like))
-                return out
-
-            return extreme
-        if isinstance(e, sympy.Abs):
-            inner = build(e.args[0])
-            return lambda env: abs(inner(env))
-        if isinstance(e, sympy.Piecewise):
-            pieces = [(build(value), condition) for value, condition in e.args]
-            conditions = [None if c == sympy.true else build_condition(c) for _, c in pieces]
-
-            def piecewise(env: Dict[Any, Any]) -> Any:
-                result = pieces[-1][0](env)
-                for (value, _), condition in reversed(list(zip(pieces[:-1], conditions[:-1]))):
-                    if condition is None:
-                        result = value(env)
-                        continue
-                    c, v = condition(env), value(env)
-                    if isinstance(c, bool):
-                        result = v if c else result
-                    else:
-                        result = torch.where(c, tensor(v, c), tensor(result, c))
-                return result
-
-            return piecewise
-        raise NotImplementedError(f"sympy_to_torch: cannot compile {e!r} ({type(e).__name__})")
-
-    def build_condition(c: Any) -> Callable[[Dict[Any, Any]], Any]:
-        relations = {sympy.StrictLessThan: "__lt__", sympy.LessThan: "__le__", sympy.StrictGreaterThan: "__gt__",
-                     sympy.GreaterThan: "__ge__", sympy.Equality: "__eq__", sympy.Unequality: "__ne__"}
-        for kind, method in relations.items():
-            if isinstance(c, kind):
-                lhs, rhs = build(c.lhs), build(c.rhs)
-
-                def relation(env: Dict[Any, Any], method: str = method) -> Any:
-                    a, b = lhs(env), rhs(env)
-                    if isinstance(a, int) and isinstance(b, torch.Tensor):
-                        a = tensor(a, b)
-                    return getattr(a, method)(b)
-
-                return relation
-        if isinstance(c, (sympy.And, sympy.Or)):
-            parts = [build_condition(a) for a in c.args]
-            join = (lambda a, b: a & b) if isinstance(c, sympy.And) else (lambda a, b: a | b)
-
-            def combined(env: Dict[Any, Any]) -> Any:
-                out = parts[0](env)
-                for part in parts[1:]:
-                    out = join(out, part(env))
-                return out
-
-            return combined
-        raise NotImplementedError(f"sympy_to_torch: cannot compile the condition {c!r}")
-
-    compiled = build(expr)
-
     def evaluate(*values: Any) -> Any:
         if len(values) != len(symbols):
-            raise ValueError(f"sympy_to_torch: expected {len(symbols)} values, got {len(values)}")
-        return compiled(dict(zip(symbols, values)))
+            raise ValueError(f"sympy_to_torch: {len(symbols)} values expected, got {len(values)}")
+        return _eval(expr, dict(zip(symbols, values)))
 
     return evaluate

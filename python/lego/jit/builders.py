@@ -5,8 +5,8 @@ A kernel is written as MLIR text — a public ``func.func`` holding one ``gpu.la
 in-process by ``lego._lego.compile_module`` with one of the registry's pipelines: ``lego-to-nvvm`` (PTX),
 ``lego-to-rocdl`` (AMDGCN), ``lego-to-llvmspirv`` (OpenCL SPIR-V), ``lego-to-spirv`` (Vulkan SPIR-V, then
 ``naga`` for WGSL / MSL / GLSL), ``lego-to-wasm``, ``lego-to-llvm``. ``lego-lower`` inside each pipeline turns
-the layouts into index arithmetic. ``build_module()`` returns ``(None, text)``: there are no MLIR Python
-bindings here, the text is the module (docs/python.md, "Kernel builders")."""
+the layouts into index arithmetic. ``build_module()`` returns ``(module, text)``: lego-rs's parsed and verified
+module (``lego._lego.Module``) and its text (docs/python.md, "Kernel builders")."""
 
 from __future__ import annotations
 
@@ -114,9 +114,76 @@ class _Emitter:
             self.emit(f"{name} = lego.order_by({', '.join(parts)}) : !lego.layout")
             return name
         if isinstance(layout, GenP):
-            raise NotImplementedError("GenP layouts in kernel builders: not supported yet (use Row/Col/RegP/OrderBy/"
-                                      "GroupBy/TileBy, or evaluate L[...] and build the index by hand)")
+            return self.gen_p(layout)
         raise TypeError(f"{layout!r} is not a layout")
+
+
+    def gen_p(self, layout: GenP) -> str:
+        """``lego.gen_p`` with its ``apply`` region (and ``inv`` when the layout has an inverse) written from the
+        SymPy bodies, as the tensor API emits them (lego._bridge.to_desc), as arith text."""
+        from .._bridge import ExprContext, to_desc
+
+        dims = _ints(layout.dims(), "gen_p")
+        name = self.fresh("l")
+        saved = self.indent
+        args = [f"%ga{self.counter}_{k}" for k in range(len(layout._indices))]
+        self.emit(f"{name} = lego.gen_p {dims} apply ({', '.join(f'{a}: index' for a in args)}) {{")
+        self.indent = saved + "  "
+        ctx = ExprContext({}, {x: k for k, x in enumerate(layout._indices)})
+        flat = self._desc(to_desc(layout._apply_expr, ctx), args)
+        self.emit(f"lego.yield {flat} : index")
+        self.indent = saved
+        if layout._inv_exprs is not None:
+            x = f"%gx{self.counter}"
+            self.emit(f"}} inv ({x}: index) {{")
+            self.indent = saved + "  "
+            ctx = ExprContext({}, {layout._flat: 0})
+            values = [self._desc(to_desc(e, ctx), [x]) for e in layout._inv_exprs]
+            self.emit(f"lego.yield {', '.join(values)} : {', '.join('index' for _ in values)}")
+            self.indent = saved
+        self.emit("} : !lego.layout")
+        return name
+
+    _BINARY = {"sub": "subi", "floordiv": "divui", "ceildiv": "ceildivui", "mod": "remui"}
+    _NARY = {"add": "addi", "mul": "muli", "max": "maxui", "min": "minui"}
+    _CMP = {"lt": "slt", "le": "sle", "gt": "sgt", "ge": "sge", "eq": "eq", "ne": "ne"}
+
+    def _desc(self, desc: Tuple[Any, ...], block: List[str]) -> str:
+        """arith ops (index) of a lego._bridge descriptor; region arguments are ``block``. Divisions are
+        unsigned: a gen_p's indices are non-negative."""
+        kind = desc[0]
+
+        def op(text: str, ty: str = "index") -> str:
+            out = self.fresh("g")
+            self.emit(f"{out} = {text} : {ty}")
+            return out
+
+        if kind == "int":
+            return op(f"arith.constant {int(desc[1])}")
+        if kind == "bool":
+            return op(f"arith.constant {'true' if desc[1] else 'false'}", "i1")
+        if kind == "barg":
+            return block[desc[1]]
+        if kind == "arg":
+            raise ValueError("kernel builders need concrete sizes: a GenP body with a size symbol")
+        if kind in self._NARY:
+            values = [self._desc(d, block) for d in desc[1]]
+            acc = values[0]
+            for value in values[1:]:
+                acc = op(f"arith.{self._NARY[kind]} {acc}, {value}")
+            return acc
+        if kind in self._BINARY:
+            a, b = self._desc(desc[1], block), self._desc(desc[2], block)
+            return op(f"arith.{self._BINARY[kind]} {a}, {b}")
+        if kind == "cmp":
+            a, b = self._desc(desc[2], block), self._desc(desc[3], block)
+            out = self.fresh("g")
+            self.emit(f"{out} = arith.cmpi {self._CMP[desc[1]]}, {a}, {b} : index")
+            return out
+        if kind == "select":
+            c, a, b = (self._desc(d, block) for d in desc[1:4])
+            return op(f"arith.select {c}, {a}, {b}")
+        raise NotImplementedError(f"GenP in a kernel builder: the expression kind '{kind}' has no arith form here")
 
 
 def _as_layout(layout_or_dims: Any, shape: Optional[Sequence[int]]) -> LayoutBlock:
@@ -351,11 +418,13 @@ class KernelBuilder:
             text = text.replace(", 3>", ", #gpu.address_space<workgroup>>")
         return text
 
-    def build_module(self) -> Tuple[None, str]:
-        """``(None, module text)``: the text is checked by parsing and verifying it."""
+    def build_module(self) -> Tuple[Any, str]:
+        """``(module, text)``: the module parsed and verified by lego-rs, held in its own MLIR context
+        (``lego._lego.Module``: ``str()``, ``functions()``, ``operation_names()``, ``verify()``, ``run(pipeline)``,
+        ``llvm_ir()``; the published API's ``(ctx, module)`` pair, whose first element owns the context), and
+        the module's text."""
         text = self.mlir_text()
-        _lego.compile_module(text, "")
-        return None, text
+        return _lego.parse_module(text, f"<{self.name}>"), text
 
     def compile(self, target: str = "webgpu", **kwargs: Any) -> "CompileResult":
         if target in _GPU_TARGETS:
@@ -403,7 +472,7 @@ class GPUIRBuilder:
                  workgroup_size: int = 64) -> None:
         self.builder = make_permutation_kernel(layout, shape, dtype_str, workgroup_size)
 
-    def build_module(self) -> Tuple[None, str]:
+    def build_module(self) -> Tuple[Any, str]:
         return self.builder.build_module()
 
 
@@ -641,7 +710,9 @@ _CPU_TARGETS: Dict[str, CPUTarget] = {
     "x86": CPUTarget("x86", "lego-to-x86-vector", "skx"),
     "arm-neon": CPUTarget("arm-neon", "lego-to-arm-neon", "cortex-a76"),
     "arm-sve": CPUTarget("arm-sve", "lego-to-arm-sve", "a64fx"),
-    "cpu": CPUTarget("cpu", "lego-to-x86-vector", "skx"),
+    # The published package's `cpu` is x86; lego-rs has no vectorizing pipeline, so `cpu` is lego-to-llvm with
+    # the host CPU handed to llc (`-mcpu=native`), and `scalar` the same for a generic x86-64.
+    "cpu": CPUTarget("cpu", "lego-to-llvm"),
     "scalar": CPUTarget("scalar", "lego-to-llvm"),
 }
 _BUILT_CPU_PIPELINES = {"lego-to-llvm"}
@@ -668,87 +739,16 @@ def _layout_function(layout: LayoutBlock, name: str = "apply") -> str:
     return f"func.func @{name}({args}) -> index {{\n" + "\n".join(e.lines) + "\n}\n"
 
 
-class LayoutCompiler:
-    """A layout compiled for the CPU (``lego-to-llvm``): ``compile()`` gives the LLVM-dialect module;
-    ``transform_numpy`` applies the layout's permutation (its table comes from ``L.inv`` through
-    ``lego-lower``)."""
-
-    def __init__(self, layout: Any, shape: Sequence[int], dtype: Any = "f32",
-                 dim_bindings: Optional[Dict[Any, int]] = None) -> None:
-        layout = _as_layout(layout, shape)
-        if dim_bindings:
-            bindings = {sympy.Symbol(str(k), integer=True, positive=True) if isinstance(k, str) else k: v
-                        for k, v in dim_bindings.items()}
-            self._subs = bindings
-        else:
-            self._subs = self._solve(layout, shape)
-        self.layout = layout
-        self.shape = tuple(shape)
-        self.dtype = dtype
-        self.dims = tuple(int(sympy.sympify(d).subs(self._subs)) for d in layout.dims())
-
-    @staticmethod
-    def _solve(layout: LayoutBlock, shape: Sequence[int]) -> Dict[Any, int]:
-        dims = [sympy.sympify(d) for d in layout.dims()]
-        if len(dims) != len(shape):
-            dims = [sympy.Mul(*dims)]
-            shape = [int(np.prod(shape))]
-        known: Dict[Any, int] = {}
-        progress = True
-        while progress:
-            progress = False
-            for d, s in zip(dims, shape):
-                rest = d.subs(known)
-                free = list(rest.free_symbols)
-                if len(free) == 1:
-                    solutions = [v for v in sympy.solve(sympy.Eq(rest, s), free[0]) if v.is_Integer and v > 0]
-                    if solutions:
-                        known[free[0]] = int(solutions[0])
-                        progress = True
-        left = set().union(*[d.free_symbols for d in dims]) - set(known)
-        if left:
-            raise ValueError(f"Cannot resolve symbolic dimension(s) {sorted(map(str, left))} from shape {tuple(shape)}")
-        return known
-
-    @property
-    def mlir_text(self) -> str:
-        return _layout_function(self._concrete())
-
-    def _concrete(self) -> LayoutBlock:
-        if not self._subs:
-            return self.layout
-        raise NotImplementedError("symbolic layouts: bind the sizes in the layout itself for the LLVM output")
-
-    def compile(self, pipeline_name: str = "lego-to-llvm") -> str:
-        return _lego.compile_module(self.mlir_text, f"builtin.module({pipeline_name})")
-
-    def get_permutation_table(self) -> Tuple[np.ndarray, np.ndarray]:
-        n = int(np.prod(self.dims))
-        flat = sympy.Symbol("_lego_x", integer=True, nonnegative=True)
-        index = [sympy.sympify(e).subs(self._subs) for e in self.layout.inv(flat)]
-        # Float evaluation of floor/Mod is exact below 2**53 elements.
-        f = sympy.lambdify([flat], index, modules="numpy")
-        xs = np.arange(n, dtype=np.float64)
-        idx = [np.broadcast_to(np.rint(np.asarray(v, dtype=np.float64)).astype(np.int64), xs.shape) for v in f(xs)]
-        fwd = np.ravel_multi_index(tuple(idx), self.dims).astype(np.int64)  # dst position of src element x
-        inv = np.empty_like(fwd)
-        inv[fwd] = np.arange(n)
-        return fwd, inv
-
-    def transform_numpy(self, arr: np.ndarray) -> np.ndarray:
-        fwd, _ = self.get_permutation_table()
-        out = np.empty(arr.size, dtype=arr.dtype)
-        out[fwd] = np.asarray(arr).reshape(-1)
-        return out.reshape(arr.shape)
-
-    def inverse_transform_numpy(self, arr: np.ndarray) -> np.ndarray:
-        fwd, _ = self.get_permutation_table()
-        return np.asarray(arr).reshape(-1)[fwd].reshape(arr.shape)
+# One LayoutCompiler for the package: the tensor API's (lego.backend.compiler, §5.4). `lego.compile(...,
+# target="cpu")` returns it; its `llvm_module()` is the LLVM-dialect module of the layout's forward map.
+from ..backend.compiler import LayoutCompiler, get_compiler as _tensor_get_compiler  # noqa: E402
 
 
-def get_compiler(layout: Any, shape: Sequence[int], dtype: Any = "f32",
+def get_compiler(layout: Any, shape: Optional[Sequence[int]] = None, dtype: Any = "f32",
                  dim_bindings: Optional[Dict[Any, int]] = None) -> LayoutCompiler:
-    return LayoutCompiler(layout, shape, dtype, dim_bindings)
+    """``lego.backend.compiler.get_compiler`` on ``layout`` (a bare layout, or dims, as ``lego.compile``
+    takes them)."""
+    return _tensor_get_compiler(_as_layout(layout, shape), shape, dtype, dim_bindings)
 
 
 def compile_to_wasm(layout: Any, shape: Optional[Sequence[int]] = None) -> bytes:
@@ -776,7 +776,7 @@ def compile(layout_or_builder: Any, shape: Optional[Sequence[int]] = None, targe
             **kwargs: Any) -> Any:
     """``lego.compile``: a ``LayoutCompiler`` (cpu), wasm bytes, or a ``CompileResult`` (GPU / SPIR-V)."""
     if target == "cpu":
-        return get_compiler(layout_or_builder, shape, dtype)
+        return get_compiler(layout_or_builder, shape, dtype, kwargs.get("dim_bindings"))
     if target == "wasm":
         return compile_to_wasm(layout_or_builder, shape)
     if target in _GPU_TARGETS:

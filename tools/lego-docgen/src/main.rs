@@ -54,6 +54,10 @@ pub fn picture(name: &str) -> Option<Result<Picture, String>> {
         "tile_by_split" => || Ok(Picture::new(examples::tiled_split_2x4_3x2()).highlight(&[1, 1, 1, 3])),
         "tile_by_triton" => || Ok(Picture::new(examples::triton_grouped_pid()).highlight(&[3, 0])),
         "expand_by" => || Ok(Picture::new(examples::partial_tiles_5x6()).memory_width(6)),
+        "swizzle" => || Ok(Picture::new(Layout::swizzle(3, 0, 3, [8, 8])?).highlight(&[1, 2]).memory_width(8)),
+        "compose" => || Ok(Picture::new(Layout::compose(Layout::col([4, 8])?, Layout::row([8, 4])?)?).highlight(&[3, 2])),
+        "inverse" => || Ok(Picture::new(Layout::inverse(Layout::col([4, 8])?)?).highlight(&[9]).memory_width(8)),
+        "strided" => || Ok(Picture::new(Layout::strided(vec![vec![(4, 1), (2, 32)], vec![(8, 4)]])?).highlight(&[5, 3]).memory_width(8)),
         "apply" => || Ok(Picture::new(examples::col_4x8()).highlight(&[1, 2])),
         "apply_inverse" => || Ok(Picture::new(examples::row_4x8()).highlight(&[1, 2])),
         "view" => || Ok(Picture::new(examples::col_4x8()).highlight(&[1, 2]).memory_width(8)),
@@ -428,7 +432,7 @@ mod tests {
     fn every_catalog_picture_renders() {
         for name in [
             "row", "col", "reg_p", "reg_p_3d", "gen_p_rev", "gen_p_antidiag", "order_by", "group_by", "group_by_fig6",
-            "tile_by", "expand_by", "apply", "apply_inverse", "view",
+            "tile_by", "expand_by", "swizzle", "compose", "inverse", "strided", "apply", "apply_inverse", "view",
         ] {
             let picture = picture(name).unwrap_or_else(|| panic!("{name} missing")).unwrap();
             picture.render().unwrap_or_else(|error| panic!("{name}: {error}"));

@@ -59,6 +59,10 @@ pub struct Cli {
     /// Accepted for mlir-opt compatibility: lego-opt is single-threaded.
     #[arg(long = "mlir-disable-threading")]
     pub disable_threading: bool,
+    /// `json`: lego-analyze-memory and lego-choose-smem-layout print their per-kernel tables as JSON on standard
+    /// error (the same as their option `report=json`).
+    #[arg(long = "lego-report", value_name = "FORMAT", value_parser = ["none", "json"])]
+    pub lego_report: Option<String>,
     /// List lego and upstream passes and pipelines with their options.
     #[arg(long = "list-passes")]
     pub list_passes: bool,
@@ -72,6 +76,9 @@ pub enum Parsed {
     Run(Cli),
     Exit(ExitCode),
 }
+
+/// Passes with a `report` option that `--lego-report=json` sets.
+const REPORTING_PASSES: &[&str] = &["lego-analyze-memory", "lego-choose-smem-layout"];
 
 /// Short options that keep a single dash.
 const SHORT_OPTIONS: &[&str] = &["-o", "-h", "-V"];
@@ -129,6 +136,16 @@ pub fn parse(arguments: Vec<String>, registry: &Registry) -> Result<Parsed, Stri
     if cli.list_passes {
         print!("{}", registry::describe(registry));
         return Ok(Parsed::Exit(ExitCode::SUCCESS));
+    }
+    if cli.lego_report.as_deref() == Some("json") {
+        for flag in &mut pass_flags {
+            if REPORTING_PASSES.contains(&flag.name.as_str()) {
+                flag.options = Some(match flag.options.take() {
+                    Some(options) if !options.trim().is_empty() => format!("{options} report=json"),
+                    _ => "report=json".to_string(),
+                });
+            }
+        }
     }
     cli.pass_flags = pass_flags;
     Ok(Parsed::Run(cli))

@@ -61,6 +61,18 @@ pub fn layout<'c, 'a>(op: OperationRef<'c, 'a>) -> Converted<'c, 'a, Layout> {
             let inner = operand(op, inner)?;
             algebra(Layout::expand_by(inner, sizes(op, &dims)?, sizes(op, &to_dims)?))
         }
+        LayoutOp::Compose { outer, inner } => algebra(Layout::compose(operand(op, outer)?, operand(op, inner)?)),
+        LayoutOp::Inverse { inner } => algebra(Layout::inverse(operand(op, inner)?)),
+        LayoutOp::Strided { modes } => match lego_dialect::ops::strided_leaves(&modes) {
+            Ok(leaves) => algebra(Layout::strided(leaves)),
+            Err(message) => Err(ConvertError { op, message }),
+        },
+        LayoutOp::Swizzle { swizzle: [bits, base, shift], dims } => {
+            let parameter = |value: i64| {
+                u32::try_from(value).map_err(|_| ConvertError { op, message: format!("swizzle parameter {value} is negative") })
+            };
+            algebra(Layout::swizzle(parameter(bits)?, parameter(base)?, parameter(shift)?, sizes(op, &dims)?))
+        }
     }
 }
 

@@ -5,24 +5,18 @@
 
 #[path = "../../lego-opt/src/chunks.rs"]
 mod chunks;
-#[path = "../../lego-opt/src/diagnostics.rs"]
-mod diagnostics;
-#[path = "../../lego-opt/src/expected_diagnostics.rs"]
-mod expected_diagnostics;
 #[path = "../../lego-opt/src/split_input.rs"]
 mod split_input;
 
-mod domain;
-mod extract;
-mod lang;
-mod program;
+// The printers live in the library (src/lib.rs), shared with the Python package's `lego.translate`.
+use lego_translate::{diagnostics, expected_diagnostics, lang};
 
 use clap::Parser;
 use diagnostics::DiagnosticSink;
 use lang::Language;
 use lego_dialect::source;
 use lego_passes::{pipeline_text::{self, PassElement, PipelineElement}, registry, Registry};
-use melior::{ir::operation::OperationLike, ir::Location, pass::PassManager, Context};
+use melior::{pass::PassManager, Context};
 use std::process::ExitCode;
 
 #[derive(Parser, Debug)]
@@ -204,44 +198,5 @@ fn translate_chunk(
     text: &str,
 ) -> Option<String> {
     let mut module = source::parse(context, file_name, text).ok()?;
-    // The domains are read before lowering erases the layouts; input translated as it is has none known.
-    let mut origins = Vec::new();
-    let mut domains = (language.is_some() && !pipeline.is_empty())
-        .then(|| domain::analyze(module.as_operation().to_raw(), &mut origins));
-    if !pipeline.is_empty() {
-        let manager = PassManager::new(context);
-        if let Err(error) = registry::build_pass_manager(registry, manager.as_operation_pass_manager(), pipeline, false) {
-            lego_dialect::verify::emit_error(module.as_operation().location(), &error.to_string());
-            return None;
-        }
-        manager.run(&mut module).ok()?;
-    }
-    let Some(language) = language else {
-        return Some(source::print(&module.as_operation(), source::PrintOptions::default()));
-    };
-    let mut extracted = match extract::extract_module(module.as_operation().to_raw(), file_name, text, origins) {
-        Ok(extracted) => extracted,
-        Err(error) => {
-            let location = unsafe { Location::from_raw(error.location) };
-            lego_dialect::verify::emit_error(location, &format!("{} (translating to {})", error.message, language.display_name()));
-            return None;
-        }
-    };
-    if let Some(domains) = domains.as_mut() {
-        for function in &mut extracted.functions {
-            function.domain = domains.remove(&function.name).unwrap_or_else(|| program::Domain::Known {
-                bounds: Vec::new(),
-                unstated: 0,
-                extents: Vec::new(),
-            });
-        }
-    }
-    match lang::print(language, options, file_name, &extracted.functions) {
-        Ok(output) => Some(output),
-        Err(error) => {
-            let location = unsafe { Location::from_raw(extracted.origins[error.origin]) };
-            lego_dialect::verify::emit_error(location, &error.message);
-            None
-        }
-    }
+    lego_translate::translate_module(context, registry, pipeline, language, options, file_name, text, &mut module, None)
 }

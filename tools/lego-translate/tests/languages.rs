@@ -184,7 +184,7 @@ fn corpus() -> Corpus {
     add_layout(&mut corpus, "matmul_tiled", &matmul, &mut rng);
     let symbolic_row = Layout::row([Dim::sym(37), Dim::lit(5), Dim::sym(11)]).expect("row");
     add_layout(&mut corpus, "symbolic_row", &symbolic_row, &mut rng);
-    let config = RandomConfig { max_numel: 4096, max_depth: 3, symbolic_percent: 25, allow_expand_by: true, only_tile_by: false };
+    let config = RandomConfig { max_numel: 4096, max_depth: 3, symbolic_percent: 25, allow_expand_by: true, only_tile_by: false, new_ops_percent: 0 };
     for k in 0..16 {
         let layout = random_layout(&mut rng, &config);
         add_layout(&mut corpus, &format!("random{k}"), &layout, &mut rng);
@@ -213,6 +213,21 @@ fn corpus() -> Corpus {
         .map(|x| (vec![x], vec![u64::from(x.leading_zeros()), u64::from(x.trailing_zeros()), u64::from(x.count_ones())]))
         .collect();
     corpus.functions.push(Function { name: "bit_counts".into(), params: 1, results: 3, queries });
+    // lego.swizzle (docs/ops/swizzle.md): alone, several dims with a symbolic size, in a group_by chain.
+    let swizzles = [
+        ("swizzle_343", Layout::swizzle(3, 4, 3, [2048u64])),
+        ("swizzle_2d", Layout::swizzle(2, 1, 3, [Dim::sym(12), Dim::lit(64)])),
+        ("swizzle_group", Layout::swizzle(3, 2, 3, [1024u64]).and_then(|s| Layout::group_by([32u64, 32], [s]))),
+        // lego.compose / lego.inverse / lego.strided (docs/ops/): a composition of ranks 2 and 1, an inverse,
+        // a hierarchical compact strided and a padded (apply-only) one.
+        ("compose", Layout::compose(examples::rev(3, 4).unwrap(), Layout::col([12u64]).unwrap())),
+        ("inverse", Layout::inverse(examples::fig2())),
+        ("strided", Layout::strided(vec![vec![(4, 1), (2, 32)], vec![(8, 4)]])),
+        ("strided_padded", Layout::strided(vec![vec![(4, 9)], vec![(8, 1)]])),
+    ];
+    for (name, layout) in swizzles {
+        add_layout(&mut corpus, name, &layout.expect("valid swizzle"), &mut rng);
+    }
     corpus.mlir.push_str("}\n");
     corpus
 }

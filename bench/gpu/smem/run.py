@@ -1,0 +1,217 @@
+#!/usr/bin/env python3
+"""Run the shared-memory layout kernels of bench/gpu/smem/ptx on an NVIDIA GPU: check each against NumPy, time it
+next to a device-to-device copy, and (when Nsight Compute's `ncu` works) read the shared-memory bank-conflict
+counters. Prints a Markdown table (and writes it to --out).
+
+    python3 bench/gpu/smem/run.py --out results.md [--iters 20] [--repeats 11] [--no-ncu]
+
+Needs CuPy and NumPy. Transpose GB/s count N²·E bytes read + N²·E written; the copy moves the same N²·E bytes
+(cudaMemcpyAsync device to device), timed the same way (CUDA events, median of --repeats timings of --iters
+launches), right before each group of kernels. Exit status 0 iff every kernel ran and matched NumPy.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def die(message):
+    print(f"run.py: error: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+def load():
+    with open(os.path.join(HERE, "ptx", "manifest.json"), encoding="utf-8") as file:
+        return json.load(file)
+
+
+def time_ms(cp, launch, iters, repeats):
+    launch()
+    cp.cuda.get_current_stream().synchronize()
+    start, stop = cp.cuda.Event(), cp.cuda.Event()
+    samples = []
+    for _ in range(repeats):
+        start.record()
+        for _ in range(iters):
+            launch()
+        stop.record()
+        stop.synchronize()
+        samples.append(cp.cuda.get_elapsed_time(start, stop) / iters)
+    return statistics.median(samples)
+
+
+def kernel(cp, entry):
+    module = cp.RawModule(path=os.path.join(HERE, "ptx", entry["ptx"]))
+    return module.get_function(entry["kernel"])
+
+
+def launch_once(cp, np, entries):
+    """For ncu: each kernel once, nothing else on the GPU."""
+    for entry in entries:
+        function = kernel(cp, entry)
+        n = entry["n"]
+        dtype = np.dtype(entry["dtype"])
+        arrays = [cp.zeros(n * n, dtype=dtype) for _ in entry["params"]]
+        function(tuple(entry["grid"]), tuple(entry["block"]), tuple(arrays))
+        cp.cuda.get_current_stream().synchronize()
+
+
+def ncu_counters(entries):
+    """{kernel variant: {metric: value}} from one ncu run over launch_once, or a reason it did not run."""
+    ncu = shutil.which("ncu") or "/usr/local/cuda/bin/ncu"
+    if not os.path.exists(ncu):
+        return None, "ncu not found"
+    metrics = [
+        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+        "smsp__inst_executed_op_shared_ld.sum",
+        "smsp__inst_executed_op_shared_st.sum",
+    ]
+    command = [ncu, "--csv", "--kernel-name", "regex:_kernel$", "--metrics", ",".join(metrics), sys.executable, os.path.abspath(__file__), "--launch-once"]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    except subprocess.TimeoutExpired:
+        return None, "ncu timed out"
+    if done.returncode != 0:
+        return None, "ncu failed: " + (done.stderr.strip().splitlines() or ["?"])[-1][:200]
+    import csv
+    rows = [row for row in csv.reader(line for line in done.stdout.splitlines() if line.startswith('"'))]
+    if not rows:
+        return None, "ncu printed no metrics: " + done.stdout[-300:]
+    header = rows[0]
+    col = {name: header.index(name) for name in ("ID", "Kernel Name", "Metric Name", "Metric Value") if name in header}
+    by_launch = {}
+    for row in rows[1:]:
+        try:
+            launch = int(row[col["ID"]])
+            value = float(row[col["Metric Value"]].replace(",", ""))
+        except (ValueError, KeyError, IndexError):
+            continue
+        by_launch.setdefault(launch, {})[row[col["Metric Name"]]] = value
+    counters = {}
+    for index, entry in enumerate(entries):
+        if index in by_launch:
+            counters[entry["variant"]] = by_launch[index]
+    return counters, None
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", default=os.path.join(HERE, "results.md"))
+    parser.add_argument("--iters", type=int, default=20)
+    parser.add_argument("--repeats", type=int, default=21)
+    parser.add_argument("--no-ncu", action="store_true")
+    parser.add_argument("--launch-once", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    try:
+        import cupy as cp
+        import numpy as np
+    except ImportError as error:
+        die(f"{error}")
+    manifest = load()
+    entries = manifest["variants"]
+    if args.launch_once:
+        launch_once(cp, np, entries)
+        return 0
+    device = cp.cuda.runtime.getDeviceProperties(0)["name"].decode()
+    rng = np.random.default_rng(20261125)
+    rows = []
+    failures = 0
+    copies = {}
+    for entry in entries:
+        n, dtype = entry["n"], np.dtype(entry["dtype"])
+        function = kernel(cp, entry)
+        grid, block = tuple(entry["grid"]), tuple(entry["block"])
+        if entry["kind"] == "transpose":
+            host = rng.standard_normal((n, n)).astype(dtype)
+            src = cp.asarray(host.ravel())
+            dst = cp.full(n * n, np.nan, dtype=dtype)
+            launch = lambda: function(grid, block, (src, dst))  # noqa: E731
+            launch()
+            ok = np.array_equal(cp.asnumpy(dst).reshape(n, n).view(np.uint16 if dtype.itemsize == 2 else np.uint32),
+                                np.ascontiguousarray(host.T).view(np.uint16 if dtype.itemsize == 2 else np.uint32))
+            nbytes = n * n * dtype.itemsize
+            key = (n, dtype.itemsize)
+            if key not in copies or entry["variant"].endswith("plain"):
+                copy_dst = cp.empty_like(src)
+                stream = cp.cuda.get_current_stream()
+                copy = lambda: cp.cuda.runtime.memcpyAsync(copy_dst.data.ptr, src.data.ptr, nbytes,  # noqa: E731
+                                                           cp.cuda.runtime.memcpyDeviceToDevice, stream.ptr)
+                copies[key] = time_ms(cp, copy, args.iters, args.repeats)
+            ms = time_ms(cp, launch, args.iters, args.repeats)
+            gbs = 2 * nbytes / (ms * 1e-3) / 1e9
+            copy_gbs = 2 * nbytes / (copies[key] * 1e-3) / 1e9
+            rows.append(dict(entry=entry, ok=ok, ms=ms, rate=f"{gbs:.0f} GB/s", pct=f"{100 * gbs / copy_gbs:.1f}",
+                             copy=f"{copy_gbs:.0f}", gbs=gbs, copy_gbs=copy_gbs))
+            del src, dst
+        else:
+            a = rng.standard_normal((n, n)).astype(np.float32)
+            b = rng.standard_normal((n, n)).astype(np.float32)
+            da, db = cp.asarray(a.ravel()), cp.asarray(b.ravel())
+            dc = cp.full(n * n, np.nan, dtype=np.float32)
+            launch = lambda: function(grid, block, (da, db, dc))  # noqa: E731
+            launch()
+            expect = a.astype(np.float64) @ b.astype(np.float64)
+            got = cp.asnumpy(dc).reshape(n, n)
+            ok = bool(np.allclose(got, expect, rtol=1e-3, atol=1e-3))
+            ms = time_ms(cp, launch, args.iters, args.repeats)
+            gflops = 2 * n ** 3 / (ms * 1e-3) / 1e9
+            rows.append(dict(entry=entry, ok=ok, ms=ms, rate=f"{gflops:.0f} GFLOP/s", pct="—", copy="—", gbs=gflops))
+        failures += 0 if rows[-1]["ok"] else 1
+        print(f"{entry['variant']}: {'ok' if rows[-1]['ok'] else 'MISMATCH'} {rows[-1]['ms'] * 1000:.1f} us {rows[-1]['rate']}",
+              file=sys.stderr, flush=True)
+    counters, why = (None, "not run (--no-ncu)") if args.no_ncu else ncu_counters(entries)
+    lines = [f"# Shared-memory layouts chosen by lego-choose-smem-layout — {device}", ""]
+    lines.append(f"PTX: `lego-opt <source> [--lego-choose-smem-layout] {manifest['lego_opt_pipeline']}`; CuPy {cp.__version__}; "
+                 f"median of {args.repeats} timings of {args.iters} launches; transposes N = 8192 unless the variant says 16384, GB/s = (N²·E read + N²·E written) / time, "
+                 "% of a device-to-device copy of the same bytes measured in the same run (fp16 also at N = 16384); matmul 1024³ fp32. "
+                 "Predicted degree: lego-analyze-memory's largest bank-conflict degree over the kernel's shared accesses (as written in MLIR). "
+                 "ncu: shared-memory wavefronts per shared instruction (1.0 = conflict-free) and `l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}.sum`.")
+    lines.append("")
+    lines.append("| kernel | variant | predicted max degree | check | time (µs) | rate | % of copy | ncu ld wavefronts/instr | ncu st wavefronts/instr | ncu bank conflicts ld / st |")
+    lines.append("|---|---|---:|---|---:|---:|---:|---:|---:|---:|")
+    for row in rows:
+        entry = row["entry"]
+        c = (counters or {}).get(entry["variant"], {})
+
+        def ratio(kind):
+            wave = c.get(f"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{kind}.sum")
+            inst = c.get(f"smsp__inst_executed_op_shared_{kind}.sum")
+            return f"{wave / inst:.2f}" if wave is not None and inst else "—"
+        conflicts = "—"
+        if c:
+            conflicts = f"{c.get('l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum', float('nan')):.0f} / " \
+                        f"{c.get('l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum', float('nan')):.0f}"
+        lines.append(f"| {entry['variant']} | {entry['role']} | {entry['max_degree']} | {'ok' if row['ok'] else 'MISMATCH'} | "
+                     f"{row['ms'] * 1000:.1f} | {row['rate']} | {row['pct']} | {ratio('ld')} | {ratio('st')} | {conflicts} |")
+    lines.append("")
+    copy_lines = [f"device copy of {n * n * e >> 20} MiB: {2 * n * n * e / (ms * 1e-3) / 1e9:.0f} GB/s" for (n, e), ms in copies.items()]
+    lines.append("Copies (last measured): " + "; ".join(copy_lines) + ".")
+    if why:
+        lines.append(f"ncu: {why}.")
+    lines.append("")
+    lines.append("What lego-choose-smem-layout chose:")
+    lines.append("")
+    for entry in entries:
+        for remark in entry.get("choice", []):
+            lines.append(f"- {entry['variant']}: {remark}")
+    text = "\n".join(lines) + "\n"
+    print(text)
+    with open(args.out, "w", encoding="utf-8") as file:
+        file.write(text)
+    if counters is not None:
+        with open(os.path.splitext(args.out)[0] + "-ncu.json", "w", encoding="utf-8") as file:
+            json.dump(counters, file, indent=1)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

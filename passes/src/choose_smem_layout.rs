@@ -1,0 +1,561 @@
+//! `lego-choose-smem-layout`: for every shared-memory (workgroup) buffer of a `gpu.launch` whose accesses all go
+//! through one row-major 2-D lego layout `lego.row [R, C]`, pick the layout with the least bank-conflict degree
+//! (docs/passes/lego-choose-smem-layout.md, docs/memory-analysis.md).
+//!
+//! Candidates, in this order: the original; paddings of `p = 1..max-padding` 4-byte words per row
+//! (`lego.row [R, C + p·4/E]`, E the element bytes, when that is a whole number of elements); every XOR swizzle
+//! `(B, M, S)` of CuTe's `Swizzle<B, M, S>` on the flat element index `f = i·C + j` (bits `[M, M+B)` XORed with
+//! bits `[M+S, M+S+B)`, `S ≥ B`, `2^(M+S+B)` dividing `R·C`), written as `lego.swizzle bits B base M shift S dims
+//! [R, C]` (its own inverse). The key is (max degree over the buffer's accesses, extra bytes, index ops,
+//! candidate order): deterministic.
+//!
+//! The search evaluates every candidate on sample requests (every warp at the lowest point, and every worst point
+//! Z3 finds) with `memcost` — a lower bound on its degree; the best candidate's degree is then proved exactly with
+//! [`crate::analyze_memory::shared_degree`] (Z3). If the proof finds a worse request, that point joins the samples
+//! and the search repeats, so the answer is exact and optimal among the candidates. The chosen layout is proved
+//! bijective onto its buffer with Z3 before the rewrite.
+
+use crate::{
+    analyze_memory::{self as am, Access, Addressing, LaneModel, Point, Space},
+    diagnostics,
+    external::{LegoPass, PassFailure, PassId},
+    registry::{OptionSpec, Options, RegistryError},
+    smt_encode::{op_name, value_key},
+    verify_common::{describe_unknown, VerifyOptions},
+};
+use lego_algebra::memcost;
+use lego_dialect::ops::{layout_op, Dim, LayoutOp};
+use lego_smt::{Outcome, Program, Query, Term, Value as SmtValue};
+use melior::ir::{
+    block::BlockLike, operation::OperationLike, r#type::TypeLike, Location, Module, Operation, OperationRef, Value, ValueLike,
+};
+use std::collections::{BTreeMap, HashMap};
+use std::time::Instant;
+
+static ID: PassId = PassId::new();
+
+pub const OPTIONS: &[OptionSpec] = &[
+    crate::verify_common::OPTIONS[0],
+    OptionSpec { name: "num-banks", default: "32", description: "shared-memory banks of 4 bytes (a power of two, 4 to 64)" },
+    OptionSpec { name: "max-padding", default: "8", description: "largest padding tried, in 4-byte words per row" },
+    OptionSpec { name: "report", default: "none", description: "'json': print each buffer's choice as JSON on standard error (lego-opt --lego-report=json)" },
+];
+
+/// One candidate layout of an `R × C` tile of `E`-byte elements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Candidate {
+    /// `lego.row [R, C + pad]` (pad in elements; 0 is the original).
+    Pad(u64),
+    /// CuTe `Swizzle<B, M, S>` on the flat index.
+    Swizzle { b: u32, m: u32, s: u32 },
+}
+
+impl Candidate {
+    fn pitch(self, cols: u64) -> u64 {
+        match self {
+            Candidate::Pad(pad) => cols + pad,
+            Candidate::Swizzle { .. } => cols,
+        }
+    }
+
+    /// Element offset of (i, j), natively.
+    pub fn offset(self, cols: u64, i: u64, j: u64) -> u64 {
+        let f = i.wrapping_mul(self.pitch(cols)).wrapping_add(j);
+        match self {
+            Candidate::Pad(_) => f,
+            Candidate::Swizzle { b, m, s } => f ^ (((f >> (m + s)) & ((1 << b) - 1)) << m),
+        }
+    }
+
+    /// The same as a term.
+    pub fn term(self, cols: u64, i: &Term, j: &Term) -> Term {
+        let c = Term::index;
+        let f = i.mul(&c(self.pitch(cols))).add(j);
+        match self {
+            Candidate::Pad(_) => f,
+            Candidate::Swizzle { b, m, s } => swizzle_term(&f, b, m, s),
+        }
+    }
+
+    /// Extra elements over the original `R × C`.
+    fn extra_elements(self, rows: u64) -> u64 {
+        match self {
+            Candidate::Pad(pad) => rows * pad,
+            Candidate::Swizzle { .. } => 0,
+        }
+    }
+
+    /// Index ops beyond the row-major `i·C + j`: `lego.swizzle` lowers to a mask, a shift and an XOR.
+    fn extra_ops(self) -> u64 {
+        match self {
+            Candidate::Pad(_) => 0,
+            Candidate::Swizzle { .. } => 3,
+        }
+    }
+
+    pub fn describe(self, cols: u64, element_bytes: u64) -> String {
+        match self {
+            Candidate::Pad(0) => "the original row-major layout".into(),
+            Candidate::Pad(pad) => format!(
+                "padding of {} word{} per row (lego.row [R, {}])",
+                pad * element_bytes / 4,
+                if pad * element_bytes / 4 == 1 { "" } else { "s" },
+                cols + pad
+            ),
+            Candidate::Swizzle { b, m, s } => format!("XOR swizzle (B, M, S) = ({b}, {m}, {s}) on the flat index"),
+        }
+    }
+}
+
+fn swizzle_term(f: &Term, b: u32, m: u32, s: u32) -> Term {
+    let c = Term::index;
+    let bits = f.lshr(&c(u64::from(m + s))).bitand(&c((1 << b) - 1));
+    let shifted = if m > 0 { bits.shl(&c(u64::from(m))) } else { bits };
+    f.bitxor(&shifted)
+}
+
+/// Every candidate, in the order that breaks the last tie.
+pub fn candidates(rows: u64, cols: u64, element_bytes: u64, max_padding: u64) -> Vec<Candidate> {
+    let mut all = vec![Candidate::Pad(0)];
+    for words in 1..=max_padding {
+        if (words * 4) % element_bytes == 0 {
+            all.push(Candidate::Pad(words * 4 / element_bytes));
+        }
+    }
+    let size = rows * cols;
+    if size > 0 {
+        let bits = size.trailing_zeros(); // 2^bits divides R·C
+        for b in 1..=bits {
+            for m in 0..=bits {
+                for s in b..=bits {
+                    if m + s + b <= bits {
+                        all.push(Candidate::Swizzle { b, m, s });
+                    }
+                }
+            }
+        }
+    }
+    all
+}
+
+/// A shared buffer and what the search needs of its accesses.
+struct Buffer<'c, 'a> {
+    value: Value<'c, 'a>,
+    layout_op: OperationRef<'c, 'a>,
+    rows: u64,
+    cols: u64,
+    element_bytes: u64,
+    element_type: String,
+    accesses: Vec<Access<'c, 'a>>,
+    /// Per access: the (i, j) index terms.
+    indices: Vec<(Term, Term)>,
+}
+
+#[derive(Clone)]
+struct ChooseSmemLayout {
+    options: VerifyOptions,
+    banks: u64,
+    max_padding: u64,
+    json: bool,
+}
+
+pub fn create(options: &Options) -> Result<melior::pass::Pass, RegistryError> {
+    let max_padding = options.u64("max-padding")?;
+    if max_padding > 64 {
+        return Err(options.bad_value("max-padding", options.string("max-padding"), "at most 64"));
+    }
+    let pass = ChooseSmemLayout {
+        options: VerifyOptions::parse(options)?,
+        banks: am::parse_banks(options)?,
+        max_padding,
+        json: am::parse_report(options)?,
+    };
+    Ok(crate::external::into_mlir_pass(pass, &ID))
+}
+
+/// Why a buffer keeps its layout without a search.
+fn row_major_2d<'c, 'a>(access: &Access<'c, 'a>) -> Result<(OperationRef<'c, 'a>, u64, u64), String> {
+    let Addressing::Layout(layout) = &access.addressing else {
+        return Err(format!("its {} at {} does not go through a lego layout", op_name(&access.op), am::location_text(access.op.location())));
+    };
+    let owner = melior::ir::operation::OperationResult::try_from(*layout).ok().map(|r| r.owner());
+    let Some(owner) = owner else { return Err("its layout is not defined by an op".into()) };
+    match layout_op(owner) {
+        Ok(Some(LayoutOp::Row { dims })) => match dims.as_slice() {
+            [Dim::Static(r), Dim::Static(c)] if *r > 0 && *c > 0 => Ok((owner, *r as u64, *c as u64)),
+            _ => Err("its layout is not a static 2-D lego.row".into()),
+        },
+        _ => Err("its layout is not a lego.row [R, C] (only plain row-major tiles are searched)".into()),
+    }
+}
+
+/// Indices of each access's lanes at each sample: `[access][sample] -> (warp addresses as (i, j) per lane)`.
+type Lanes = Vec<Vec<Vec<(u64, u64)>>>;
+
+fn sample_lanes(model: &LaneModel, buffer: &Buffer, samples: &[Point]) -> Result<Lanes, String> {
+    let mut out = Vec::new();
+    for (i, j) in &buffer.indices {
+        let program = Program::new(&[i.clone(), j.clone()])?;
+        let mut per_sample = Vec::new();
+        for point in samples {
+            let warp = point.get(&model.warp_name).copied().unwrap_or(0);
+            let mut inputs: HashMap<String, SmtValue> = program
+                .variables()
+                .iter()
+                .map(|(name, _)| (name.clone(), SmtValue::Bits(point.get(name).copied().unwrap_or(0))))
+                .collect();
+            inputs.insert(model.warp_name.clone(), SmtValue::Bits(warp));
+            let mut lanes = Vec::new();
+            for lane in 0..am::WARP {
+                if warp * am::WARP + lane >= model.threads.threads() {
+                    break;
+                }
+                inputs.insert(model.lane_name.clone(), SmtValue::Bits(lane));
+                let evaluation = program.run_named(&inputs);
+                match (evaluation.roots.first().and_then(|v| v.bits()), evaluation.roots.get(1).and_then(|v| v.bits())) {
+                    (Some(i), Some(j)) if evaluation.undefined.is_none() => lanes.push((i, j)),
+                    _ => return Err(format!("the index of lane {lane} is undefined")),
+                }
+            }
+            per_sample.push(lanes);
+        }
+        out.push(per_sample);
+    }
+    Ok(out)
+}
+
+/// Max sampled degree of `candidate` over the buffer's accesses.
+fn sampled_degree(buffer: &Buffer, lanes: &Lanes, candidate: Candidate, banks: u64) -> u64 {
+    let mut worst = 0;
+    for (access, samples) in buffer.accesses.iter().zip(lanes) {
+        for warp in samples {
+            let addresses: Vec<u64> =
+                warp.iter().map(|(i, j)| candidate.offset(buffer.cols, *i, *j).wrapping_mul(buffer.element_bytes)).collect();
+            if let Ok(cost) = memcost::bank_conflict_degree(&addresses, access.bytes(), banks) {
+                worst = worst.max(cost.degree);
+            }
+        }
+    }
+    worst
+}
+
+/// What the search found for one buffer.
+struct Choice {
+    candidate: Candidate,
+    degree: u64,
+    original_degree: u64,
+    considered: usize,
+    unproved: Option<String>,
+}
+
+impl ChooseSmemLayout {
+    fn choose(&self, options: &VerifyOptions, model: &LaneModel, buffer: &Buffer, facts: &[Term]) -> Result<Choice, String> {
+        let all = candidates(buffer.rows, buffer.cols, buffer.element_bytes, self.max_padding);
+        let mut samples: Vec<Point> = (0..model.warps()).map(|w| [(model.warp_name.clone(), w)].into_iter().collect()).collect();
+        // Exact degrees found so far (candidate index → degree).
+        let mut exact: BTreeMap<usize, (u64, Option<String>)> = BTreeMap::new();
+        let mut original_degree = None;
+        for _round in 0..64 {
+            let lanes = sample_lanes(model, buffer, &samples)?;
+            let key = |index: usize, candidate: Candidate| {
+                let degree = match exact.get(&index) {
+                    Some((degree, _)) => *degree,
+                    None => sampled_degree(buffer, &lanes, candidate, self.banks),
+                };
+                (degree, candidate.extra_elements(buffer.rows), candidate.extra_ops(), index)
+            };
+            let (degree, _, _, best) = all.iter().enumerate().map(|(index, c)| key(index, *c)).min().ok_or("no candidate")?;
+            if let Some((proved, unproved)) = exact.get(&best) {
+                let original = match exact.get(&0) {
+                    Some((d, _)) => *d,
+                    None => original_degree.unwrap_or(key(0, all[0]).0),
+                };
+                return Ok(Choice { candidate: all[best], degree: *proved, original_degree: original, considered: all.len(), unproved: unproved.clone() });
+            }
+            // Prove the best candidate's degree over every access; a worse request joins the samples.
+            let candidate = all[best];
+            let mut worst = 0;
+            let mut unproved = None;
+            for (access, (i, j)) in buffer.accesses.iter().zip(&buffer.indices) {
+                let offset = candidate.term(buffer.cols, i, j);
+                let address = offset.mul(&Term::index(buffer.element_bytes));
+                let cost = am::shared_degree(options, model, &address, facts, access.bytes(), self.banks)?;
+                if cost.degree > degree {
+                    samples.push(cost.point.clone());
+                }
+                worst = worst.max(cost.degree);
+                if let Some(why) = cost.unproved {
+                    unproved = Some(why);
+                }
+            }
+            if best == 0 {
+                original_degree = Some(worst);
+            }
+            exact.insert(best, (worst, unproved));
+        }
+        Err("the search did not settle in 64 rounds".into())
+    }
+}
+
+/// Proves that `candidate` maps the `R × C` tile one-to-one into its buffer: for all `i < R`, `j < C`, the offset is
+/// below the buffer size and the inverse (row-major division, after undoing the swizzle) gives back `(i, j)`.
+fn prove_bijective(options: &VerifyOptions, candidate: Candidate, rows: u64, cols: u64) -> Result<(), String> {
+    let (i, j) = (Term::index_var("i"), Term::index_var("j"));
+    let c = Term::index;
+    let f = candidate.term(cols, &i, &j);
+    let pitch = candidate.pitch(cols);
+    let unswizzled = match candidate {
+        Candidate::Pad(_) => f.clone(),
+        Candidate::Swizzle { b, m, s } => swizzle_term(&f, b, m, s),
+    };
+    let goal = f
+        .ult(&c(rows * pitch))
+        .and(&unswizzled.udiv(&c(pitch)).eq(&i))
+        .and(&unswizzled.urem(&c(pitch)).eq(&j));
+    let facts = [i.ult(&c(rows)), j.ult(&c(cols))];
+    match options.prove(&Query { goal: &goal, facts: &facts, observe: &[], timeout_ms: 0 }) {
+        Outcome::Proved => Ok(()),
+        Outcome::Refuted(cex) => Err(format!("not bijective at {:?}", cex.assignment)),
+        Outcome::Unknown(unknown) => Err(describe_unknown(&unknown)),
+    }
+}
+
+/// The new layout op's text (one `%l = ...` line inside a function), every op at `loc`.
+fn layout_text(candidate: Candidate, rows: u64, cols: u64, loc: &str) -> String {
+    match candidate {
+        Candidate::Pad(pad) => format!("%l = lego.row [{rows}, {}] : !lego.layout {loc}", cols + pad),
+        Candidate::Swizzle { b, m, s } => {
+            format!("%l = lego.swizzle bits {b} base {m} shift {s} dims [{rows}, {cols}] : !lego.layout {loc}")
+        }
+    }
+}
+
+/// Builds the candidate's layout op after `anchor` and returns its result.
+fn insert_layout<'c, 'a>(anchor: OperationRef<'c, 'a>, text: &str) -> Result<Value<'c, 'a>, String> {
+    let handle = crate::mlir_context::ContextHandle::of(&anchor);
+    let custom = format!("func.func @__lego_choose_smem_layout() {{\n{text}\nreturn\n}}");
+    // lego ops are IRDL ops: MLIR parses their generic form, which the lego syntax layer produces.
+    let source = lego_dialect::syntax::to_generic("lego-choose-smem-layout", &custom)
+        .map_err(|errors| format!("the generated layout has a syntax error: {errors:?}"))?;
+    let module = Module::parse(handle.get(), &source).ok_or_else(|| format!("the generated layout does not parse:\n{source}"))?;
+    let function = module.body().first_operation().ok_or("empty module")?;
+    let region = function.region(0).map_err(|e| e.to_string())?;
+    let block = melior::ir::RegionLike::first_block(&region).ok_or("empty function")?;
+    let layout = block.first_operation().ok_or("empty function")?;
+    // SAFETY: `mlirOperationClone` returns a new, detached operation owned by the caller.
+    let owned = unsafe { Operation::from_raw(mlir_sys::mlirOperationClone(layout.to_raw())) };
+    let parent = anchor.block().ok_or("the layout op is not in a block")?;
+    let inserted = parent.insert_operation_after(anchor, owned);
+    drop(module);
+    inserted.result(0).map(Into::into).map_err(|e| e.to_string())
+}
+
+fn set_type(value: Value, text: &str) -> Result<(), String> {
+    let handle = crate::mlir_context::ContextHandle::of_location(value.location());
+    let r#type = melior::ir::Type::parse(handle.get(), text).ok_or_else(|| format!("type {text} does not parse"))?;
+    unsafe { mlir_sys::mlirValueSetType(value.to_raw(), r#type.to_raw()) };
+    Ok(())
+}
+
+fn rewrite(buffer: &Buffer, candidate: Candidate, location: Location) -> Result<(), String> {
+    let loc = location.to_string();
+    let new_layout = insert_layout(buffer.layout_op, &layout_text(candidate, buffer.rows, buffer.cols, &loc))?;
+    let mut views: Vec<OperationRef> = buffer.accesses.iter().filter_map(|a| a.cast_view).collect();
+    views.sort_by_key(|op| op.to_raw().ptr as usize);
+    views.dedup_by_key(|op| op.to_raw().ptr as usize);
+    for view in views {
+        unsafe { mlir_sys::mlirOperationSetOperand(view.to_raw(), 1, new_layout.to_raw()) };
+    }
+    let size = buffer.rows * candidate.pitch(buffer.cols);
+    set_type(buffer.value, &format!("memref<{size}x{}, #gpu.address_space<workgroup>>", buffer.element_type))?;
+    // The old layout op, when nothing else uses it.
+    if let Ok(result) = buffer.layout_op.result(0) {
+        if unsafe { mlir_sys::mlirOpOperandIsNull(mlir_sys::mlirValueGetFirstUse(result.to_raw())) } {
+            unsafe { mlir_sys::mlirOperationDestroy(buffer.layout_op.to_raw()) };
+        }
+    }
+    Ok(())
+}
+
+fn degree_words(degree: u64) -> String {
+    memcost::BankConflicts { degree, witness: None, lanes_per_phase: 32 }.describe()
+}
+
+impl LegoPass for ChooseSmemLayout {
+    fn name(&self) -> &'static str {
+        "lego-choose-smem-layout"
+    }
+
+    fn description(&self) -> &'static str {
+        "Choose each shared tile's layout (original, padding, XOR swizzle) with the least bank-conflict degree, proved with Z3"
+    }
+
+    fn may_leave_lego_ops(&self) -> bool {
+        true
+    }
+
+    fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailure> {
+        let options = self.options.started();
+        let mut rows_json = Vec::new();
+        for launch in am::launches(root) {
+            let start = Instant::now();
+            let mut model = match LaneModel::new(launch) {
+                Ok(model) => model,
+                Err(why) => {
+                    diagnostics::warning(launch.location(), &format!("cannot choose shared-memory layouts in this kernel: {why}"));
+                    continue;
+                }
+            };
+            // Shared accesses grouped by buffer, in program order.
+            let mut groups: Vec<(usize, Vec<Access>)> = Vec::new();
+            for found in am::accesses(launch) {
+                let Ok(access) = found else { continue };
+                if access.space != Space::Shared {
+                    continue;
+                }
+                let key = value_key(access.buffer);
+                match groups.iter_mut().find(|(k, _)| *k == key) {
+                    Some((_, list)) => list.push(access),
+                    None => groups.push((key, vec![access])),
+                }
+            }
+            for (_, group) in groups {
+                let first = &group[0];
+                let at = first.cast_view.map_or(first.op.location(), |view| view.location());
+                let is_attribution = unsafe { mlir_sys::mlirValueIsABlockArgument(first.buffer.to_raw()) };
+                let mut layouts = Vec::new();
+                let mut keep = None;
+                for access in &group {
+                    match row_major_2d(access) {
+                        Ok(found) => layouts.push(found),
+                        Err(why) => {
+                            keep = Some(why);
+                            break;
+                        }
+                    }
+                }
+                if keep.is_none() && !layouts.windows(2).all(|w| w[0].0 == w[1].0) {
+                    keep = Some("its accesses use different layouts".into());
+                }
+                if keep.is_none() && !is_attribution {
+                    keep = Some("it is not a workgroup attribution of the gpu.launch".into());
+                }
+                if let Some(why) = keep {
+                    diagnostics::remark(at, &format!("lego-choose-smem-layout: this shared buffer keeps its layout: {why}"));
+                    continue;
+                }
+                let (layout_op, rows, cols) = layouts[0];
+                let element_type = am::memref_element(&first.buffer).unwrap_or_else(|| "f32".into());
+                let mut indices = Vec::new();
+                let mut failure = None;
+                for access in &group {
+                    match model.indices(access) {
+                        Ok(terms) if terms.len() == 2 => indices.push((terms[0].clone(), terms[1].clone())),
+                        Ok(_) => failure = Some("an access does not have two indices".to_string()),
+                        Err(why) => failure = Some(why),
+                    }
+                }
+                let facts = match (failure, model.facts()) {
+                    (None, Ok(facts)) => facts,
+                    (Some(why), _) | (None, Err(why)) => {
+                        diagnostics::warning(at, &format!("lego-choose-smem-layout: cannot analyze this buffer's accesses: {why}"));
+                        continue;
+                    }
+                };
+                let buffer = Buffer {
+                    value: first.buffer,
+                    layout_op,
+                    rows,
+                    cols,
+                    element_bytes: first.element_bytes,
+                    element_type,
+                    accesses: group.clone(),
+                    indices,
+                };
+                let choice = match self.choose(&options, &model, &buffer, &facts) {
+                    Ok(choice) => choice,
+                    Err(why) => {
+                        diagnostics::warning(at, &format!("lego-choose-smem-layout: cannot analyze this buffer's accesses: {why}"));
+                        continue;
+                    }
+                };
+                let proof = prove_bijective(&options, choice.candidate, rows, cols);
+                if let Err(why) = &proof {
+                    diagnostics::warning(at, &format!("lego-choose-smem-layout: the chosen layout could not be proved bijective ({why}); kept the original"));
+                    continue;
+                }
+                let what = choice.candidate.describe(cols, buffer.element_bytes);
+                let extra = choice.candidate.extra_elements(rows) * buffer.element_bytes;
+                let proved = match &choice.unproved {
+                    None => "degree proved over all blocks, warps and loop iterations (Z3)".to_string(),
+                    Some(why) => format!("degree at least this, upper bound unproved: {why}"),
+                };
+                let message = format!(
+                    "lego-choose-smem-layout: {rows}×{cols} {} tile, {} accesses: chose {what}: {} (was {}), {extra} extra bytes, {} extra index ops; \
+                     {} candidates (original, paddings, XOR swizzles) ranked by degree, then extra memory, then index ops; \
+                     bijective (Z3); {proved}",
+                    buffer.element_type,
+                    group.len(),
+                    degree_words(choice.degree),
+                    degree_words(choice.original_degree),
+                    choice.candidate.extra_ops(),
+                    choice.considered,
+                );
+                diagnostics::remark(at, &message);
+                rows_json.push(format!(
+                    "{{\"location\":\"{}\",\"rows\":{rows},\"cols\":{cols},\"element_bytes\":{},\"accesses\":{},\"chosen\":\"{}\",\"degree\":{},\"original_degree\":{},\"extra_bytes\":{extra},\"candidates\":{},\"milliseconds\":{}}}",
+                    am::location_text(at),
+                    buffer.element_bytes,
+                    group.len(),
+                    what.replace('"', "'"),
+                    choice.degree,
+                    choice.original_degree,
+                    choice.considered,
+                    start.elapsed().as_millis()
+                ));
+                if choice.candidate != Candidate::Pad(0) {
+                    if let Err(why) = rewrite(&buffer, choice.candidate, at) {
+                        diagnostics::error(at, &format!("lego-choose-smem-layout: rewrite failed: {why}"));
+                        return Err(PassFailure(why));
+                    }
+                }
+            }
+        }
+        lego_smt::join_background();
+        if self.json {
+            eprintln!("{{\"lego-choose-smem-layout\":[{}]}}", rows_json.join(","));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn candidates_are_bijective_natively() {
+        // Every candidate maps the 32×32 tile one-to-one into its buffer.
+        for candidate in candidates(32, 32, 4, 4) {
+            let pitch = candidate.pitch(32);
+            let mut seen = std::collections::HashSet::new();
+            for i in 0..32 {
+                for j in 0..32 {
+                    let f = candidate.offset(32, i, j);
+                    assert!(f < 32 * pitch);
+                    assert!(seen.insert(f), "{candidate:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fp32_transpose_swizzle_is_conflict_free() {
+        // Column j of the 32×32 tile under Swizzle<5, 0, 5>: word 32·i + (j ^ i), bank j ^ i: all distinct.
+        let s = Candidate::Swizzle { b: 5, m: 0, s: 5 };
+        let column: Vec<u64> = (0..32).map(|i| s.offset(32, i, 7) * 4).collect();
+        assert_eq!(memcost::bank_conflict_degree(&column, 4, 32).unwrap().degree, 1);
+        let plain: Vec<u64> = (0..32).map(|i| Candidate::Pad(0).offset(32, i, 7) * 4).collect();
+        assert_eq!(memcost::bank_conflict_degree(&plain, 4, 32).unwrap().degree, 32);
+    }
+}

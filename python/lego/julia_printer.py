@@ -1,0 +1,5 @@
+"""The julia printer of the source generators (the published API's module path; lego._printer_base)."""
+
+from ._printer_base import LEGOJuliaCodePrinter
+
+__all__ = ['LEGOJuliaCodePrinter']

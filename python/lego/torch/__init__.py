@@ -1,0 +1,11 @@
+"""PyTorch integration (the published API, §2.7): ``annotate``, ``rearrange``, ``LegoTensor`` with its dispatch
+tiers (:mod:`lego.torch.tensor`), the custom ops ``torch.ops.lego.*`` (:mod:`lego.torch.ops`), the
+``torch.compile`` backend ``"lego"`` (:mod:`lego.torch.compile`), the planner (:mod:`lego.torch.planner`), index
+tables (:mod:`lego.torch.fusion`) and the tile autotuner (:mod:`lego.torch.autotune`). Importing it imports
+torch."""
+
+from . import ops
+from . import compile  # noqa: F401 (registers the torch.compile backend "lego")
+from .tensor import LegoTensor, TransposedLayout, annotate, layout_tables, rearrange
+
+__all__ = ["annotate", "rearrange", "LegoTensor", "TransposedLayout", "layout_tables", "ops"]

@@ -1,0 +1,24 @@
+"""Session checks shared by every test file.
+
+`make wheel-test` runs these tests in a venv that has only the built wheel installed and sets
+LEGO_EXPECT_PACKAGE_UNDER to that venv: the session then refuses to start unless the `lego` it imports is the
+wheel's (not a source tree or another venv's copy), so a passing run really tested the wheel.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    expected = os.environ.get("LEGO_EXPECT_PACKAGE_UNDER")
+    if not expected:
+        return
+    import lego
+
+    where = Path(lego.__file__).resolve()
+    if not where.is_relative_to(Path(expected).resolve()):
+        raise pytest.UsageError(f"imported lego from {where}, not from the venv under test {expected}")
