@@ -1181,10 +1181,19 @@ impl<'r> Engine<'r> {
     /// Whether some assignment of the leaves within their facts makes `refutes` true (a cheap way to reject a
     /// false side condition before asking the solver). Samples: interval corners, midpoints and pseudo-random
     /// points; a sample that breaks a relational fact is skipped.
+    ///
+    /// `refutes(engine, sample, exact)`: with `exact`, the sample must be a counterexample under the solver's
+    /// semantics (values wrapped to 64 bits, compared unsigned), so the condition is refuted exactly when Z3
+    /// would refute it. Each sample is tried twice. First as the sampler always did: a relational bound is
+    /// read as a signed number, so a bound of 2^63 or more (the `x < 2^63` every index fact carries) reads
+    /// negative, breaks every sample, and the solver was asked instead (one refuted query of the Python
+    /// package's symbolic TileBy took ~30 ms of its ~35 ms). Then with the exact reading (bounds wrapped to
+    /// 64 bits as in the solver's query), where only an exact refutation counts. The first try is kept
+    /// unchanged so that nothing it decided changes; the second only decides what the solver would refute.
     pub fn refuted_by_samples(
         &mut self,
         directions: &[(Poly, bool)],
-        refutes: &dyn Fn(&Engine, &HashMap<AtomId, u64>) -> bool,
+        refutes: &dyn Fn(&Engine, &HashMap<AtomId, u64>, bool) -> bool,
     ) -> bool {
         // Facts may name further leaves: collect until closed (bounded).
         let mut leaves: Vec<AtomId> = Vec::new();
@@ -1251,43 +1260,69 @@ impl<'r> Engine<'r> {
                 };
                 sample.insert(*id, value);
             }
-            // Repair: pull values below their relational upper bounds (a few passes).
-            for _ in 0..3 {
-                for (id, (bounds, relations)) in leaves.iter().zip(&facts) {
-                    for (rel, other) in relations {
-                        let Some(limit) = self.evaluate(other, &sample) else { continue };
-                        let Some(value) = sample.get(id).map(|v| *v as i128) else { continue };
-                        let wanted = match rel {
-                            Rel::Lt if value >= limit => limit - 1,
-                            Rel::Le if value > limit => limit,
-                            Rel::Eq if value != limit => limit,
-                            _ => continue,
-                        };
-                        if wanted >= bounds.lo.max(0) && wanted < TWO_64 {
-                            sample.insert(*id, wanted as u64);
-                        }
-                    }
-                }
+            // First as it always was (relational bounds read as signed numbers; see the doc comment), then,
+            // where that finds nothing, with the solver's exact reading.
+            let mut exact_sample = sample.clone();
+            if self.sample_consistent(&leaves, &facts, &mut sample, false) && refutes(self, &sample, false) {
+                return true;
             }
-            let consistent = leaves.iter().zip(&facts).all(|(id, (_, relations))| {
-                let Some(&value) = sample.get(id) else { return true };
-                relations.iter().all(|(rel, other)| {
-                    let Some(other) = self.evaluate(other, &sample) else { return true };
-                    let value = value as i128;
-                    match rel {
-                        Rel::Lt => value < other,
-                        Rel::Le => value <= other,
-                        Rel::Gt => value > other,
-                        Rel::Ge => value >= other,
-                        Rel::Eq => value == other,
-                    }
-                })
-            });
-            if consistent && refutes(self, &sample) {
+            if self.sample_consistent(&leaves, &facts, &mut exact_sample, true) && refutes(self, &exact_sample, true) {
                 return true;
             }
         }
         false
+    }
+
+    /// Repairs `sample` (pulls values below their relational upper bounds, a few passes), then tells whether it
+    /// satisfies every relational fact. `exact`: a bound is its value wrapped to 64 bits (what the solver's
+    /// query says); otherwise its signed value (the sampler's first reading, see [`Engine::refuted_by_samples`]).
+    fn sample_consistent(
+        &self,
+        leaves: &[AtomId],
+        facts: &[(Bounds, Vec<(Rel, Poly)>)],
+        sample: &mut HashMap<AtomId, u64>,
+        exact: bool,
+    ) -> bool {
+        let limit_of = |engine: &Engine, other: &Poly, sample: &HashMap<AtomId, u64>| {
+            let limit = engine.evaluate(other, sample)?;
+            Some(if exact { limit.rem_euclid(TWO_64) } else { limit })
+        };
+        for _ in 0..3 {
+            for (id, (bounds, relations)) in leaves.iter().zip(facts) {
+                for (rel, other) in relations {
+                    let Some(limit) = limit_of(self, other, sample) else { continue };
+                    let Some(value) = sample.get(id).map(|v| *v as i128) else { continue };
+                    let wanted = match rel {
+                        Rel::Lt if value >= limit => limit - 1,
+                        Rel::Le if value > limit => limit,
+                        Rel::Eq if value != limit => limit,
+                        _ => continue,
+                    };
+                    if wanted >= bounds.lo.max(0) && wanted < TWO_64 {
+                        sample.insert(*id, wanted as u64);
+                    }
+                }
+            }
+        }
+        leaves.iter().zip(facts).all(|(id, (bounds, relations))| {
+            let Some(&value) = sample.get(id) else { return true };
+            // Exact: the sample must be a model of the solver's facts (a repair to `Eq` may leave the interval;
+            // a bound that cannot be evaluated, a division by zero, is not known to hold).
+            if exact && !(bounds.lo..=bounds.hi).contains(&(value as i128)) {
+                return false;
+            }
+            relations.iter().all(|(rel, other)| {
+                let Some(other) = limit_of(self, other, sample) else { return !exact };
+                let value = value as i128;
+                match rel {
+                    Rel::Lt => value < other,
+                    Rel::Le => value <= other,
+                    Rel::Gt => value > other,
+                    Rel::Ge => value >= other,
+                    Rel::Eq => value == other,
+                }
+            })
+        })
     }
 
     /// Human-readable form of a polynomial (for remarks and the debug log), cut after [`MAX_DESCRIPTION`]

@@ -238,7 +238,7 @@ impl SmtProver {
         engine: &mut Engine,
         key: Option<String>,
         directions: &[(Poly, bool)],
-        refuted: impl Fn(&Engine, &HashMap<AtomId, u64>) -> bool,
+        refuted: impl Fn(&Engine, &HashMap<AtomId, u64>, bool) -> bool,
         solve: impl FnOnce(&mut Self, &mut Engine) -> bool,
     ) -> bool {
         if !self.enabled {
@@ -265,7 +265,8 @@ impl SmtProver {
             engine,
             key,
             &[(p.clone(), true), (p.clone(), false)],
-            |engine, sample| engine.evaluate(p, sample).is_some_and(|v| !(0..1i128 << 64).contains(&v)),
+            // Exact as it is: the checked encoding is defined iff the mathematical value lies in [0, 2^64).
+            |engine, sample, _| engine.evaluate(p, sample).is_some_and(|v| !(0..1i128 << 64).contains(&v)),
             |this, engine| this.solve_fits(engine, p),
         )
     }
@@ -276,7 +277,10 @@ impl SmtProver {
             engine,
             key,
             &[(p.clone(), false)],
-            |engine, sample| engine.evaluate(p, sample) == Some(0),
+            |engine, sample, exact| match engine.evaluate(p, sample) {
+                Some(v) if exact => v.rem_euclid(1 << 64) == 0,
+                v => v == Some(0),
+            },
             |this, engine| this.solve_nonzero(engine, p),
         )
     }
@@ -287,7 +291,9 @@ impl SmtProver {
             engine,
             key,
             &[(p.sub(q), true)],
-            |engine, sample| match (engine.evaluate(p, sample), engine.evaluate(q, sample)) {
+            |engine, sample, exact| match (engine.evaluate(p, sample), engine.evaluate(q, sample)) {
+                // The solver compares the wrapped values, unsigned.
+                (Some(a), Some(b)) if exact => a.rem_euclid(1 << 64) >= b.rem_euclid(1 << 64),
                 (Some(a), Some(b)) => a >= b,
                 _ => false,
             },
