@@ -7,6 +7,7 @@ back as a DAG of arith nodes that :func:`to_sympy` turns into SymPy (§5.6 step 
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import threading
@@ -33,6 +34,13 @@ class ExprContext:
     def __init__(self, arguments: Mapping[sympy.Symbol, int], block: Optional[Mapping[sympy.Symbol, int]] = None):
         self.arguments = arguments
         self.block = block or {}
+        self._key: Optional[Tuple[Any, Any]] = None
+
+    def key(self) -> Tuple[Any, Any]:
+        """The mapping as a hashable value (contexts are not changed after they are made)."""
+        if self._key is None:
+            self._key = (tuple(self.arguments.items()), tuple(self.block.items()))
+        return self._key
 
 
 def _unsupported(expr: Any) -> NotImplementedError:
@@ -41,6 +49,19 @@ def _unsupported(expr: Any) -> NotImplementedError:
 
 def to_desc(expr: Any, ctx: ExprContext) -> Descriptor:
     """An index-arithmetic descriptor of ``expr`` (an int or a SymPy integer expression)."""
+    if isinstance(expr, sympy.Basic):
+        # Every call of a layout describes the same size expressions again: remembered per (expression,
+        # argument numbering). Errors are not cached (lru_cache does not keep exceptions).
+        return _to_desc_memo(expr, ctx.key())
+    return _to_desc(expr, ctx)
+
+
+@functools.lru_cache(maxsize=8192)
+def _to_desc_memo(expr: Any, key: Tuple[Any, Any]) -> Descriptor:
+    return _to_desc(expr, ExprContext(dict(key[0]), dict(key[1])))
+
+
+def _to_desc(expr: Any, ctx: ExprContext) -> Descriptor:
     if isinstance(expr, bool):
         raise _unsupported(expr)
     if isinstance(expr, int):

@@ -172,8 +172,19 @@ def _free(values: Iterable[Any]) -> Set[sympy.Symbol]:
     symbols: Set[sympy.Symbol] = set()
     for value in values:
         if not isinstance(value, int):
-            symbols |= sympy.sympify(value).free_symbols
+            symbols |= _free_symbols_of(sympy.sympify(value))
     return symbols
+
+
+@functools.lru_cache(maxsize=4096)
+def _free_symbols_of(expr: Any) -> frozenset:
+    """SymPy recomputes ``free_symbols`` on every access; a layout asks for the same sizes' on every call."""
+    return frozenset(expr.free_symbols)
+
+
+def _name(symbol: Any) -> str:
+    """The sort key of a symbol: its name (``str`` of a Symbol, without running SymPy's printer)."""
+    return symbol.name if type(symbol) is sympy.Symbol else str(symbol)
 
 
 Bound = Tuple[Any, Any]
@@ -307,7 +318,7 @@ class LayoutBlock:
     def _build_constraints(self) -> Dict[sympy.Symbol, Bound]:
         """``symbol → (lb, ub)``: lb inclusive, ub exclusive (``None``: unbounded)."""
         bounds: Dict[sympy.Symbol, Bound] = {}
-        for symbol in sorted(self._symbols(), key=str):
+        for symbol in sorted(self._symbols(), key=_name):
             _merge(bounds, symbol, sympy.Integer(1), None)
         for relation in self._all_constraints():
             bound = _as_bound(relation)
@@ -329,14 +340,14 @@ class LayoutBlock:
             symbols |= _free([value])
         for symbol, (lower, upper) in bounds.items():
             symbols |= {symbol} | _free([b for b in (lower, upper) if b is not None])
-        names = tuple(sorted(symbols, key=lambda s: (str(s), s.sort_key())))
+        names = tuple(sorted(symbols, key=lambda s: (_name(s), s.sort_key())))
         ctx = ExprContext({symbol: k for k, symbol in enumerate(names)})
         layout = self._emit(ctx)
         bound_descs = tuple(
             (ctx.arguments[symbol],
              None if lower is None else to_desc(lower, ctx),
              None if upper is None else to_desc(upper, ctx))
-            for symbol, (lower, upper) in sorted(bounds.items(), key=lambda item: str(item[0]))
+            for symbol, (lower, upper) in sorted(bounds.items(), key=lambda item: _name(item[0]))
         )
         fact_descs = tuple(cond_desc(fact, ctx) for fact in facts)
         if mode == "apply":
@@ -410,7 +421,7 @@ class LayoutBlock:
         for symbol, (lower, upper) in bounds.items():
             _merge(all_bounds, symbol, lower, upper)
         symbols = set(self._symbols()) | set(items) | set(all_bounds)
-        names = tuple(sorted(symbols, key=str))
+        names = tuple(sorted(symbols, key=_name))
         ctx = ExprContext({symbol: k for k, symbol in enumerate(names)})
         bound_descs = [
             (ctx.arguments[s], None if lo is None else to_desc(lo, ctx), None if hi is None else to_desc(hi, ctx))
