@@ -27,6 +27,10 @@ TRANSPOSE_F32_64 = {"kernel": "transpose_f32_64_kernel", "params": ["in", "out"]
                     "kind": "transpose", "dtype": "float32", "n": 8192}
 TRANSPOSE_F16 = {"kernel": "transpose_f16_kernel", "params": ["in", "out"], "block": [4, 64, 1], "grid": [128, 128, 1],
                  "kind": "transpose", "dtype": "float16", "n": 8192}
+TRANSPOSE_F16_64 = {"kernel": "transpose_f16_64_kernel", "params": ["in", "out"], "block": [8, 16, 1], "grid": [128, 128, 1],
+                    "kind": "transpose", "dtype": "float16", "n": 8192}
+TRANSPOSE_F16_X4 = {"kernel": "transpose_f16_x4_kernel", "params": ["in", "out"], "block": [4, 64, 1], "grid": [64, 128, 1],
+                    "kind": "transpose", "dtype": "float16", "n": 8192}
 MATMUL = {"kernel": "matmul_kernel", "params": ["A", "B", "C"], "block": [16, 16, 1], "grid": [64, 64, 1],
           "kind": "matmul", "dtype": "float32", "n": 1024}
 # (variant, source, choose?, shape, role)
@@ -45,6 +49,13 @@ VARIANTS = [
     ("f16-16k-plain", "bench/gpu/smem/transpose-f16-plain.mlir", False, dict(TRANSPOSE_F16, n=16384, grid=[256, 256, 1]), "plain tile, as written, N = 16384"),
     ("f16-16k-chosen", "bench/gpu/smem/transpose-f16-plain.mlir", True, dict(TRANSPOSE_F16, n=16384, grid=[256, 256, 1]), "plain tile + lego-choose-smem-layout, N = 16384"),
     ("f16-16k-padded", "bench/gpu/smem/transpose-f16-padded.mlir", False, dict(TRANSPOSE_F16, n=16384, grid=[256, 256, 1]), "hand-padded (17 words a row), N = 16384"),
+    # More work per thread (gen_f16.py): one 64×64 tile per block, 4 vectors per thread; and four 64×32 tiles per block.
+    ("f16-64-plain", "bench/gpu/smem/transpose-f16-64-plain.mlir", False, TRANSPOSE_F16_64, "plain 64×64 tile, 4 vectors a thread"),
+    ("f16-64-chosen", "bench/gpu/smem/transpose-f16-64-plain.mlir", True, TRANSPOSE_F16_64, "plain 64×64 tile + lego-choose-smem-layout"),
+    ("f16-64-padded", "bench/gpu/smem/transpose-f16-64-padded.mlir", False, TRANSPOSE_F16_64, "hand-padded 64×64 (33 words a row)"),
+    ("f16-x4-plain", "bench/gpu/smem/transpose-f16-x4-plain.mlir", False, TRANSPOSE_F16_X4, "four plain 64×32 tiles, 4 vectors a thread"),
+    ("f16-x4-chosen", "bench/gpu/smem/transpose-f16-x4-plain.mlir", True, TRANSPOSE_F16_X4, "four plain tiles + lego-choose-smem-layout"),
+    ("f16-x4-padded", "bench/gpu/smem/transpose-f16-x4-padded.mlir", False, TRANSPOSE_F16_X4, "four hand-padded tiles (17 words a row)"),
     ("matmul-plain", "examples/matmul-tiled.mlir", False, MATMUL, "plain 16×16 tiles, as written"),
     ("matmul-chosen", "examples/matmul-tiled.mlir", True, MATMUL, "plain tiles + lego-choose-smem-layout"),
     ("matmul-padded", "bench/gpu/smem/matmul-padded.mlir", False, MATMUL, "hand-padded (17 words a row)"),
