@@ -193,3 +193,36 @@ pub fn layout(object: &Bound<'_, PyAny>) -> PyResult<Layout> {
         _ => return Err(bad("layout", object)),
     })
 }
+
+/// The lowering request of one evaluation, from the pieces the Python layer passes (`Session.evaluate` and
+/// `lego.translate` take the same ones): `mode` is `"apply"` (`operand` a list of index expressions) or `"inv"`
+/// (`operand` the flat expression); `bounds` a list of `(argument, lb or None, ub or None)`; `facts` conditions.
+pub fn request(
+    layout: &Bound<'_, PyAny>,
+    argument_count: usize,
+    mode: &str,
+    operand: &Bound<'_, PyAny>,
+    bounds: &Bound<'_, PyList>,
+    facts: &Bound<'_, PyList>,
+    call_location: Option<Loc>,
+) -> PyResult<crate::emit::Request> {
+    let layout = self::layout(layout)?;
+    let mode = match mode {
+        "apply" => {
+            let list = operand.cast::<PyList>().map_err(|_| LegoError::new_err("apply wants a list of index expressions"))?;
+            crate::emit::Mode::Apply(list.iter().map(|item| expr(&item)).collect::<PyResult<_>>()?)
+        }
+        "inv" => crate::emit::Mode::Inverse(expr(operand)?),
+        other => return Err(LegoError::new_err(format!("unknown evaluation mode '{other}' (apply or inv)"))),
+    };
+    let bounds = bounds
+        .iter()
+        .map(|item| {
+            let (argument, lower, upper) = item.extract::<(usize, Bound<PyAny>, Bound<PyAny>)>()?;
+            let optional = |bound: Bound<PyAny>| if bound.is_none() { Ok(None) } else { expr(&bound).map(Some) };
+            Ok((argument, optional(lower)?, optional(upper)?))
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let facts = facts.iter().map(|item| cond(&item)).collect::<PyResult<Vec<_>>>()?;
+    Ok(crate::emit::Request { argument_count, layout, mode, bounds, facts, call_location })
+}

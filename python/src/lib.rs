@@ -202,26 +202,8 @@ impl Session {
         call_location: Option<(String, usize)>,
     ) -> PyResult<(Vec<Bound<'py, PyAny>>, Vec<usize>, Option<String>, Option<String>)> {
         guarded(|| {
-            let layout = desc::layout(layout)?;
-            let mode = match mode {
-                "apply" => {
-                    let list = operand.cast::<PyList>().map_err(|_| LegoError::new_err("apply wants a list of index expressions"))?;
-                    emit::Mode::Apply(list.iter().map(|item| desc::expr(&item)).collect::<PyResult<_>>()?)
-                }
-                "inv" => emit::Mode::Inverse(desc::expr(operand)?),
-                other => return Err(LegoError::new_err(format!("unknown evaluation mode '{other}' (apply or inv)"))),
-            };
-            let bounds = bounds
-                .iter()
-                .map(|item| {
-                    let (argument, lower, upper) = item.extract::<(usize, Bound<PyAny>, Bound<PyAny>)>()?;
-                    let optional = |bound: Bound<PyAny>| if bound.is_none() { Ok(None) } else { desc::expr(&bound).map(Some) };
-                    Ok((argument, optional(lower)?, optional(upper)?))
-                })
-                .collect::<PyResult<Vec<_>>>()?;
-            let facts = facts.iter().map(|item| desc::cond(&item)).collect::<PyResult<Vec<_>>>()?;
             let call_location = call_location.map(|(file, line)| desc::Loc { file, line });
-            let request = emit::Request { argument_count, layout, mode, bounds, facts, call_location };
+            let request = desc::request(layout, argument_count, mode, operand, bounds, facts, call_location)?;
             let evaluated = self.run(&request, pipeline, keep_ir).map_err(LegoError::new_err)?;
             let nodes = evaluated
                 .nodes

@@ -58,25 +58,8 @@ fn wanted(item: &Bound<'_, PyAny>) -> PyResult<Wanted> {
     if params.len() != argument_count {
         return Err(LegoError::new_err(format!("malformed translation request: {} parameter names for {argument_count} arguments", params.len())));
     }
-    let layout = desc::layout(&layout)?;
-    let mode = match mode.as_str() {
-        "apply" => {
-            let list = operand.cast::<PyList>().map_err(|_| LegoError::new_err("apply wants a list of index expressions"))?;
-            emit::Mode::Apply(list.iter().map(|item| desc::expr(&item)).collect::<PyResult<_>>()?)
-        }
-        "inv" => emit::Mode::Inverse(desc::expr(&operand)?),
-        other => return Err(LegoError::new_err(format!("unknown evaluation mode '{other}' (apply or inv)"))),
-    };
-    let bounds = bounds
-        .iter()
-        .map(|item| {
-            let (argument, lower, upper) = item.extract::<(usize, Bound<PyAny>, Bound<PyAny>)>()?;
-            let optional = |bound: Bound<PyAny>| if bound.is_none() { Ok(None) } else { desc::expr(&bound).map(Some) };
-            Ok((argument, optional(lower)?, optional(upper)?))
-        })
-        .collect::<PyResult<Vec<_>>>()?;
-    let facts = facts.iter().map(|item| desc::cond(&item)).collect::<PyResult<Vec<_>>>()?;
-    Ok(Wanted { name, params, request: emit::Request { argument_count, layout, mode, bounds, facts, call_location: None } })
+    let request = desc::request(&layout, argument_count, &mode, &operand, &bounds, &facts, None)?;
+    Ok(Wanted { name, params, request })
 }
 
 /// Builds every function into one module (each built alone by [`emit::build`], then moved over and renamed).
