@@ -28,7 +28,7 @@ pub fn is_pure_lego_op(op: MlirOperation) -> bool {
 }
 
 fn unused(op: MlirOperation) -> bool {
-    (0..ir::result_count(op)).all(|index| ir::result(op, index).is_none_or(|value| !ir::has_uses(value)))
+    (0..ir::result_count(op)).all(|index| ir::result(op, index).map_or(true, |value| !ir::has_uses(value)))
 }
 
 /// Erases every unused pure lego op under `root` (not `root` itself); returns how many.

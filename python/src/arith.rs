@@ -5,34 +5,19 @@
 //!
 //! Parse errors and pipeline failures are located diagnostics raised as `LegoError`; a panic is one too.
 
-use std::{
-    panic::{catch_unwind, AssertUnwindSafe},
-    sync::{Arc, Mutex},
-};
-
 use melior::{
     ir::{block::BlockLike, operation::OperationLike, RegionLike, Value},
     pass::PassManager,
 };
 use pyo3::{prelude::*, IntoPyObjectExt};
 
-use crate::{format_diagnostic, readback, LegoError, Session};
+use crate::{readback, LegoError, Session};
 
 type Read = (Vec<readback::Node>, Vec<usize>, usize);
 
 fn read(session: &Session, text: &str, file_name: &str, pipeline: &str) -> Result<Read, String> {
     let context = &session.context;
-    let collected: Arc<Mutex<Vec<String>>> = Arc::default();
-    let sink = Arc::clone(&collected);
-    let handler = context.attach_diagnostic_handler(move |diagnostic| {
-        let _ = catch_unwind(AssertUnwindSafe(|| {
-            if let Ok(mut sink) = sink.lock() {
-                sink.push(format_diagnostic(diagnostic.location(), diagnostic.severity(), &diagnostic.to_string()));
-            }
-        }));
-        true
-    });
-    let outcome = catch_unwind(AssertUnwindSafe(|| -> Result<Read, String> {
+    let (outcome, reported) = crate::reported::collecting(context, || -> Result<Read, String> {
         let mut module = lego_dialect::source::parse(context, file_name, text).map_err(|_| "the module does not parse".to_string())?;
         if !module.as_operation().verify() {
             return Err("the module does not verify".to_string());
@@ -58,9 +43,8 @@ fn read(session: &Session, text: &str, file_name: &str, pipeline: &str) -> Resul
             .map(|value| reader.value(value, &arguments))
             .collect::<Result<Vec<_>, _>>()?;
         Ok((reader.nodes, results, arguments.len()))
-    }));
-    context.detach_diagnostic_handler(handler);
-    let messages = collected.lock().map(|m| m.clone()).unwrap_or_default();
+    });
+    let messages = reported.all;
     match outcome {
         Ok(Ok(read)) => Ok(read),
         Ok(Err(reason)) => Err(messages.into_iter().chain(std::iter::once(reason)).collect::<Vec<_>>().join("\n")),

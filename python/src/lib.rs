@@ -16,13 +16,11 @@ mod emit;
 mod guard;
 mod jit;
 mod readback;
+mod reported;
 mod transform;
 mod translate;
 
-use std::{
-    panic::{catch_unwind, AssertUnwindSafe},
-    sync::{Arc, Mutex},
-};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use melior::{
     diagnostic::DiagnosticSeverity,
@@ -56,14 +54,6 @@ fn format_diagnostic(location: Location, severity: DiagnosticSeverity, message: 
     format!("{severity}: {message}")
 }
 
-#[derive(Default)]
-struct Collected {
-    /// Errors that fail the evaluation (lego_passes::diagnostics::error_fails_the_run).
-    errors: Vec<String>,
-    /// Everything else, shown after the errors when the evaluation fails.
-    others: Vec<String>,
-}
-
 /// The outcome of one evaluation inside MLIR, before it becomes Python objects.
 struct Evaluated {
     nodes: Vec<Node>,
@@ -82,35 +72,9 @@ struct Session {
 
 impl Session {
     fn run(&self, request: &emit::Request, pipeline: &str, keep_text: bool) -> Result<Evaluated, String> {
-        let collected = Arc::new(Mutex::new(Collected::default()));
-        let sink = Arc::clone(&collected);
-        let handler = self.context.attach_diagnostic_handler(move |diagnostic| {
-            // Called from C++: never let a panic escape.
-            let _ = catch_unwind(AssertUnwindSafe(|| {
-                let message = diagnostic.to_string();
-                let text = format_diagnostic(diagnostic.location(), diagnostic.severity(), &message);
-                if let Ok(mut sink) = sink.lock() {
-                    let fails = matches!(diagnostic.severity(), DiagnosticSeverity::Error)
-                        && lego_passes::diagnostics::error_fails_the_run(&message);
-                    if fails {
-                        sink.errors.push(text);
-                    } else {
-                        sink.others.push(text);
-                    }
-                    for index in 0..diagnostic.note_count() {
-                        if let Ok(note) = diagnostic.note(index) {
-                            sink.others.push(format_diagnostic(note.location(), note.severity(), &note.to_string()));
-                        }
-                    }
-                }
-            }));
-            true
-        });
-        let outcome = catch_unwind(AssertUnwindSafe(|| self.run_collecting(request, pipeline, keep_text)));
-        self.context.detach_diagnostic_handler(handler);
-        let collected = std::mem::take(&mut *collected.lock().map_err(|_| "internal error: diagnostics lock poisoned")?);
+        let (outcome, collected) = reported::collecting(&self.context, || self.run_collecting(request, pipeline, keep_text));
         let failure = |reason: String| {
-            let mut lines = collected.errors.clone();
+            let mut lines = collected.failing.clone();
             if lines.is_empty() {
                 lines.push(reason);
             }
@@ -118,16 +82,12 @@ impl Session {
             lines.join("\n")
         };
         match outcome {
-            Err(panic) => {
-                let what = panic
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_else(|| "unknown panic".to_string());
-                Err(failure(format!("internal error in lego (a bug: please report it): {what}")))
-            }
+            Err(panic) => Err(failure(format!(
+                "internal error in lego (a bug: please report it): {}",
+                guard::panic_message(panic)
+            ))),
             Ok(Err(reason)) => Err(failure(reason)),
-            Ok(Ok(_)) if !collected.errors.is_empty() => Err(failure(String::new())),
+            Ok(Ok(_)) if !collected.failing.is_empty() => Err(failure(String::new())),
             Ok(Ok(evaluated)) => Ok(evaluated),
         }
     }

@@ -8,11 +8,7 @@
 //! Errors (a layout that does not verify, a value that does not fit the language) are the printers' located
 //! diagnostics, raised as `LegoError`; a panic becomes `LegoError` too.
 
-use std::{
-    collections::HashMap,
-    panic::{catch_unwind, AssertUnwindSafe},
-    sync::{Arc, Mutex},
-};
+use std::collections::HashMap;
 
 use lego_passes::pipeline_text::{PassElement, PipelineElement};
 use lego_translate::lang::{Language, Options};
@@ -21,7 +17,7 @@ use melior::{
 };
 use pyo3::{prelude::*, types::PyList};
 
-use crate::{desc, emit, format_diagnostic, LegoError, Session};
+use crate::{desc, emit, LegoError, Session};
 
 /// The language named `name`: its lego-translate flag without `lego-to-` (`cuda`, `cpp`, `js`, …), or its
 /// display name (`C++`, `JavaScript`, …), case-insensitive.
@@ -89,24 +85,8 @@ fn build<'c>(session: &'c Session, functions: &[Wanted]) -> Result<Module<'c>, S
 
 fn run(session: &Session, functions: &[Wanted], language: Language, options: Options, source: &str) -> Result<String, String> {
     let context = &session.context;
-    let collected: Arc<Mutex<Vec<String>>> = Arc::default();
-    let sink = Arc::clone(&collected);
-    let handler = context.attach_diagnostic_handler(move |diagnostic| {
-        let _ = catch_unwind(AssertUnwindSafe(|| {
-            if let Ok(mut sink) = sink.lock() {
-                let severity = diagnostic.severity();
-                sink.push(format_diagnostic(diagnostic.location(), severity, &diagnostic.to_string()));
-                for index in 0..diagnostic.note_count() {
-                    if let Ok(note) = diagnostic.note(index) {
-                        sink.push(format_diagnostic(note.location(), note.severity(), &note.to_string()));
-                    }
-                }
-            }
-        }));
-        // Warnings are kept for the error text only; whether the translation failed is its own result.
-        true
-    });
-    let outcome = catch_unwind(AssertUnwindSafe(|| -> Result<Option<String>, String> {
+    // Warnings are kept for the error text only; whether the translation failed is its own result.
+    let (outcome, reported) = crate::reported::collecting(context, || -> Result<Option<String>, String> {
         let mut module = build(session, functions)?;
         if !lego_dialect::verify::verify_and_emit(&module.as_operation()) || !module.as_operation().verify() {
             return Ok(None);
@@ -131,9 +111,8 @@ fn run(session: &Session, functions: &[Wanted], language: Language, options: Opt
             &mut module,
             Some(&rename),
         ))
-    }));
-    context.detach_diagnostic_handler(handler);
-    let messages = collected.lock().map(|m| m.clone()).unwrap_or_default();
+    });
+    let messages = reported.all;
     match outcome {
         Ok(Ok(Some(text))) => Ok(text),
         Ok(Ok(None)) if messages.is_empty() => Err(format!("the layout cannot be translated to {}", language.display_name())),

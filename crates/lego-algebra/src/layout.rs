@@ -225,13 +225,13 @@ pub fn check_strided(modes: &[Vec<(u64, u64)>]) -> Result<StridedInfo> {
     let mut leaves: Vec<(u64, u64)> = modes.iter().flatten().copied().filter(|(size, _)| *size > 1).collect();
     leaves.sort_by_key(|&(size, stride)| (stride, size));
     // A stride of 0 on a leaf of size > 1 collides at once: left to the point-by-point check, which names it.
-    let mut separated = leaves.first().is_none_or(|&(_, stride)| stride > 0);
+    let mut separated = leaves.first().map_or(true, |&(_, stride)| stride > 0);
     let mut compact = true;
     let mut expected = 1u64;
     for window in leaves.windows(2) {
         let ((size, stride), (_, next)) = (window[0], window[1]);
         // Overflow means the next stride is certainly large enough.
-        separated &= stride.checked_mul(size).is_none_or(|span| next >= span);
+        separated &= stride.checked_mul(size).map_or(true, |span| next >= span);
     }
     for &(size, stride) in &leaves {
         compact &= stride == expected;
@@ -509,7 +509,7 @@ impl Layout {
             LayoutNode::Strided { modes } => check_strided(modes).is_ok_and(|info| info.compact),
             LayoutNode::Compose { outer, .. } => outer.is_onto(),
             LayoutNode::OrderBy { parts } => parts.iter().all(Layout::is_onto),
-            LayoutNode::GroupBy { objects, .. } => objects.first().is_none_or(Layout::is_onto),
+            LayoutNode::GroupBy { objects, .. } => objects.first().map_or(true, Layout::is_onto),
             LayoutNode::TileBy { inner, .. } => inner.is_onto(),
             _ => true,
         }

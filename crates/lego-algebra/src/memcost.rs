@@ -102,7 +102,7 @@ pub fn bank_conflict_degree(byte_addrs: &[u64], access_bytes: u64, banks: u64) -
                 let mut lanes: Vec<usize> = words.values().copied().collect();
                 lanes.sort_unstable();
                 let pair = (lanes[0], lanes[1]);
-                if pair.0 != pair.1 && witness.is_none_or(|w| pair < w) {
+                if pair.0 != pair.1 && witness.map_or(true, |w| pair < w) {
                     witness = Some(pair);
                 }
             }

@@ -301,7 +301,7 @@ pub fn erase_unused(ops: &[MlirOperation], erasable: impl Fn(MlirOperation) -> b
     loop {
         let before = remaining.len();
         remaining.retain(|op| {
-            let unused = (0..result_count(*op)).all(|index| result(*op, index).is_none_or(|v| !has_uses(v)));
+            let unused = (0..result_count(*op)).all(|index| result(*op, index).map_or(true, |v| !has_uses(v)));
             if unused && erasable(*op) {
                 erase(*op);
                 false

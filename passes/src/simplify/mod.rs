@@ -386,7 +386,7 @@ fn plan_root(
         let key = ir::key(candidate);
         key != ir::key(value)
             && !preliminary.values.contains(&key)
-            && ir::defining_op(candidate).is_none_or(|op| !dead_ops.contains(&ir::op_key(op)))
+            && ir::defining_op(candidate).map_or(true, |op| !dead_ops.contains(&ir::op_key(op)))
             && ir::dominates(candidate, def)
             && ir::value_type(candidate).ptr == r#type.ptr
     };

@@ -187,7 +187,7 @@ fn derive(
             continue;
         }
         let factor = target.divisor / source.divisor;
-        if factor.is_power_of_two() && best.as_ref().is_none_or(|b| source.divisor < b.source.divisor) {
+        if factor.is_power_of_two() && best.as_ref().map_or(true, |b| source.divisor < b.source.divisor) {
             best = Some(Derivation { source: *source, shift: factor.trailing_zeros(), rule: SAME_DIVIDEND });
         }
     }

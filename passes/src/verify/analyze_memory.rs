@@ -515,7 +515,7 @@ pub fn global_sectors(options: &VerifyOptions, model: &LaneModel, address: &Term
     for warp in 0..model.warps() {
         let addresses = warp_addresses(&program, &point, model, warp)?;
         let (sectors, ideal) = memcost::sectors_per_request(&addresses, bytes).map_err(|e| e.to_string())?;
-        if worst.is_none_or(|(s, i)| sectors * i.max(1) > s * ideal.max(1)) {
+        if worst.map_or(true, |(s, i)| sectors * i.max(1) > s * ideal.max(1)) {
             worst = Some((sectors, ideal));
         }
     }
