@@ -85,6 +85,34 @@ pub fn random_layouts<'py>(
     max_depth: usize,
     samples: usize,
 ) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    describable_random_layouts(py, seed, count, max_numel, max_depth, "random_layouts", |layout, description, rng| {
+        let mut forward = Vec::with_capacity(samples);
+        let mut backward = Vec::with_capacity(samples);
+        for _ in 0..samples {
+            let index = random_index(layout, rng);
+            let flat = layout.apply(&index).map_err(|error| LegoError::new_err(error.to_string()))?;
+            forward.push((index, flat));
+            let flat = random_flat(layout, rng);
+            let index = layout.apply_inverse(flat).map_err(|error| LegoError::new_err(error.to_string()))?;
+            backward.push((flat, index));
+        }
+        (description, layout.dims().to_vec(), forward, backward).into_bound_py_any(py)
+    })
+}
+
+/// Draws layouts of lego-algebra's generator from `seed` (literal sizes, no `expand_by`, none of the newer ops)
+/// until `count` of them have a description the Python layer can rebuild; `each` gets the layout, its
+/// description and the generator (samples drawn right after their layout). `hook` names the caller in the error
+/// when too many draws cannot be described.
+pub(crate) fn describable_random_layouts<'py, T>(
+    py: Python<'py>,
+    seed: u64,
+    count: usize,
+    max_numel: u64,
+    max_depth: usize,
+    hook: &str,
+    mut each: impl FnMut(&Layout, Bound<'py, PyAny>, &mut SplitMix64) -> PyResult<T>,
+) -> PyResult<Vec<T>> {
     let config = RandomConfig { max_numel, max_depth, symbolic_percent: 0, allow_expand_by: false, only_tile_by: false, new_ops_percent: 0 };
     let mut rng = SplitMix64::new(seed);
     let mut out = Vec::with_capacity(count);
@@ -92,21 +120,11 @@ pub fn random_layouts<'py>(
     while out.len() < count {
         draws += 1;
         if draws > count * 20 + 100 {
-            return Err(LegoError::new_err("random_layouts: too many layouts the Python layer cannot rebuild"));
+            return Err(LegoError::new_err(format!("{hook}: too many layouts the Python layer cannot rebuild")));
         }
         let layout = random_layout(&mut rng, &config);
         let Some(description) = describe(py, &layout)? else { continue };
-        let mut forward = Vec::with_capacity(samples);
-        let mut backward = Vec::with_capacity(samples);
-        for _ in 0..samples {
-            let index = random_index(&layout, &mut rng);
-            let flat = layout.apply(&index).map_err(|error| LegoError::new_err(error.to_string()))?;
-            forward.push((index, flat));
-            let flat = random_flat(&layout, &mut rng);
-            let index = layout.apply_inverse(flat).map_err(|error| LegoError::new_err(error.to_string()))?;
-            backward.push((flat, index));
-        }
-        out.push((description, layout.dims().to_vec(), forward, backward).into_bound_py_any(py)?);
+        out.push(each(&layout, description, &mut rng)?);
     }
     Ok(out)
 }

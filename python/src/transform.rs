@@ -13,6 +13,7 @@
 //! When the last dim alone exceeds [`INNER_CAP`] (a long 1-D layout), it is streamed: its index is a range
 //! per chunk and nothing is cached.
 
+use lego_translate::program::Pred;
 use pyo3::prelude::*;
 
 use crate::LegoError;
@@ -23,20 +24,6 @@ const INNER_CAP: u64 = 1 << 14;
 const CHUNK: usize = 256;
 /// Inner blocks (rows) visited together, chunk by chunk.
 const GROUP: usize = 16;
-
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Pred {
-    Eq,
-    Ne,
-    Slt,
-    Sle,
-    Sgt,
-    Sge,
-    Ult,
-    Ule,
-    Ugt,
-    Uge,
-}
 
 #[derive(Clone, Debug)]
 enum Op {
@@ -256,22 +243,6 @@ pub struct IndexProgram {
     in_range: bool,
 }
 
-fn predicate(code: i64) -> Option<Pred> {
-    Some(match code {
-        0 => Pred::Eq,
-        1 => Pred::Ne,
-        2 => Pred::Slt,
-        3 => Pred::Sle,
-        4 => Pred::Sgt,
-        5 => Pred::Sge,
-        6 => Pred::Ult,
-        7 => Pred::Ule,
-        8 => Pred::Ugt,
-        9 => Pred::Uge,
-        _ => return None,
-    })
-}
-
 fn parse_op(kind: &str, operands: &[usize], extra: i64, len: usize) -> Result<Op, String> {
     if operands.iter().any(|&k| k >= len) {
         return Err(format!("node '{kind}' refers to a later node"));
@@ -306,7 +277,7 @@ fn parse_op(kind: &str, operands: &[usize], extra: i64, len: usize) -> Result<Op
         "ori" => two(Op::Or)?,
         "xori" => two(Op::Xor)?,
         "cmpi" => match operands {
-            [a, b] => Op::Cmp(predicate(extra).ok_or("cmpi with an unknown predicate")?, *a, *b),
+            [a, b] => Op::Cmp(Pred::from_mlir(extra).ok_or("cmpi with an unknown predicate")?, *a, *b),
             _ => return Err("cmpi wants 2 operands".to_string()),
         },
         "select" => match operands {
@@ -1089,32 +1060,12 @@ pub fn random_layout_tables<'py>(
     max_numel: u64,
     max_depth: usize,
 ) -> PyResult<Vec<LayoutTable<'py>>> {
-    use lego_algebra::random::{random_layout, RandomConfig, SplitMix64};
-    let config = RandomConfig { max_numel, max_depth, symbolic_percent: 0, allow_expand_by: false, only_tile_by: false, new_ops_percent: 0 };
-    let mut rng = SplitMix64::new(seed);
-    let mut out = Vec::with_capacity(count);
-    let mut draws = 0usize;
-    while out.len() < count {
-        draws += 1;
-        if draws > count * 20 + 100 {
-            return Err(LegoError::new_err("random_layout_tables: too many layouts the Python layer cannot rebuild"));
-        }
-        let layout = random_layout(&mut rng, &config);
-        let Some(description) = crate::differential::describe(py, &layout)? else { continue };
+    crate::differential::describable_random_layouts(py, seed, count, max_numel, max_depth, "random_layout_tables", |layout, description, _| {
         let dims = layout.dims().to_vec();
-        let mut index = vec![0u64; dims.len()];
-        let mut table = Vec::with_capacity(layout.numel() as usize);
-        for _ in 0..layout.numel() {
-            table.push(layout.apply(&index).map_err(|error| LegoError::new_err(error.to_string()))?);
-            for d in (0..dims.len()).rev() {
-                index[d] += 1;
-                if index[d] < dims[d] {
-                    break;
-                }
-                index[d] = 0;
-            }
-        }
-        out.push((description, dims, table));
-    }
-    Ok(out)
+        let table = (0..layout.numel())
+            .map(|flat| layout.apply(&lego_algebra::mixed_radix_unflatten(&dims, flat)))
+            .collect::<Result<Vec<u64>, _>>()
+            .map_err(|error| LegoError::new_err(error.to_string()))?;
+        Ok((description, dims, table))
+    })
 }
