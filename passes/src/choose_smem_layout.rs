@@ -24,7 +24,7 @@ use crate::{
     verify_common::{describe_unknown, VerifyOptions},
 };
 use lego_algebra::memcost;
-use lego_dialect::ops::{layout_op, Dim, LayoutOp};
+use lego_dialect::ops::{layout_op, Dim, LayoutOp, OpKind};
 use lego_smt::{Outcome, Program, Query, Term, Value as SmtValue};
 use melior::ir::{
     block::BlockLike, operation::OperationLike, r#type::TypeLike, Location, Module, Operation, OperationRef, Value, ValueLike,
@@ -147,8 +147,13 @@ struct Buffer<'c, 'a> {
     element_bytes: u64,
     element_type: String,
     accesses: Vec<Access<'c, 'a>>,
+    /// Per access: how it reaches the tile layout (the op whose layout operand the rewrite replaces).
+    vias: Vec<Via<'c, 'a>>,
     /// Per access: the (i, j) index terms.
     indices: Vec<(Term, Term)>,
+    /// The element counts of the vector accesses (none when every access is scalar): candidates must keep such
+    /// chunks whole and aligned ([`keeps_vectors`]).
+    vectors: Vec<u64>,
 }
 
 #[derive(Clone)]
@@ -173,19 +178,115 @@ pub fn create(options: &Options) -> Result<melior::pass::Pass, RegistryError> {
     Ok(crate::external::into_mlir_pass(pass, &ID))
 }
 
-/// Why a buffer keeps its layout without a search.
-fn row_major_2d<'c, 'a>(access: &Access<'c, 'a>) -> Result<(OperationRef<'c, 'a>, u64, u64), String> {
-    let Addressing::Layout(layout) = &access.addressing else {
-        return Err(format!("its {} at {} does not go through a lego layout", op_name(&access.op), am::location_text(access.op.location())));
+/// How an access reaches its tile layout.
+#[derive(Clone, Copy)]
+enum Via<'c, 'a> {
+    /// A lego view: `lego.load/store %view[i, j]` of a `lego.cast_view %buffer, %layout`.
+    View(OperationRef<'c, 'a>),
+    /// A flat workgroup memref indexed by `lego.apply %layout(i, j)`: how `vector.load/store` (and
+    /// `memref.load/store`) reach a lego layout, since lego views have no vector accesses.
+    Apply(OperationRef<'c, 'a>),
+}
+
+/// What the search needs of one access: the tile layout op, its `[R, C]`, the route, the (i, j) index values.
+struct TileAccess<'c, 'a> {
+    layout_op: OperationRef<'c, 'a>,
+    rows: u64,
+    cols: u64,
+    via: Via<'c, 'a>,
+    indices: Vec<Value<'c, 'a>>,
+}
+
+fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    melior::ir::operation::OperationResult::try_from(value).ok().map(|r| r.owner())
+}
+
+/// The access's tile layout, or why the buffer keeps its layout without a search.
+fn tile_access<'c, 'a>(access: &Access<'c, 'a>) -> Result<TileAccess<'c, 'a>, String> {
+    let not_lego = || format!("its {} at {} does not go through a lego layout", op_name(&access.op), am::location_text(access.op.location()));
+    let (layout, via, indices, flat) = match &access.addressing {
+        Addressing::Layout(layout) => {
+            let view = access.cast_view.ok_or_else(not_lego)?;
+            (*layout, Via::View(view), access.indices.clone(), None)
+        }
+        Addressing::RowMajor(shape) => {
+            // One index, computed by a lego.apply: the layout is the apply's.
+            let apply = match (shape.as_slice(), access.indices.as_slice()) {
+                ([size], [index]) => defining_op(*index).filter(|op| OpKind::of(op) == Some(OpKind::Apply)).map(|op| (op, *size)),
+                _ => None,
+            };
+            let Some((apply, size)) = apply else { return Err(not_lego()) };
+            let layout = apply.operand(0).map_err(|_| "malformed lego.apply".to_string())?;
+            (layout, Via::Apply(apply), apply.operands().skip(1).collect(), Some(size))
+        }
     };
-    let owner = melior::ir::operation::OperationResult::try_from(*layout).ok().map(|r| r.owner());
-    let Some(owner) = owner else { return Err("its layout is not defined by an op".into()) };
-    match layout_op(owner) {
+    let owner = defining_op(layout).ok_or("its layout is not defined by an op")?;
+    let (rows, cols) = match layout_op(owner) {
         Ok(Some(LayoutOp::Row { dims })) => match dims.as_slice() {
-            [Dim::Static(r), Dim::Static(c)] if *r > 0 && *c > 0 => Ok((owner, *r as u64, *c as u64)),
-            _ => Err("its layout is not a static 2-D lego.row".into()),
+            [Dim::Static(r), Dim::Static(c)] if *r > 0 && *c > 0 => (*r as u64, *c as u64),
+            _ => return Err("its layout is not a static 2-D lego.row".into()),
         },
-        _ => Err("its layout is not a lego.row [R, C] (only plain row-major tiles are searched)".into()),
+        _ => return Err("its layout is not a lego.row [R, C] (only plain row-major tiles are searched)".into()),
+    };
+    if let Some(size) = flat {
+        if size != rows * cols {
+            return Err(format!("its flat memref has {size} elements, not the tile's {rows}·{cols}"));
+        }
+    }
+    if indices.len() != 2 {
+        return Err("an access does not have two indices".into());
+    }
+    Ok(TileAccess { layout_op: owner, rows, cols, via, indices })
+}
+
+/// Whether the lego.apply's result is used only as the index of the buffer's accesses (else rewriting its layout
+/// would change something else too).
+fn apply_only_indexes(apply: OperationRef, group: &[Access]) -> bool {
+    let Ok(result) = apply.result(0) else { return false };
+    let mut using = unsafe { mlir_sys::mlirValueGetFirstUse(result.to_raw()) };
+    while !unsafe { mlir_sys::mlirOpOperandIsNull(using) } {
+        let owner = unsafe { mlir_sys::mlirOpOperandGetOwner(using) };
+        let number = unsafe { mlir_sys::mlirOpOperandGetOperandNumber(using) } as usize;
+        let indexes = group.iter().any(|access| access.op.to_raw().ptr == owner.ptr && number == usize::from(access.store) + 1);
+        if !indexes {
+            return false;
+        }
+        using = unsafe { mlir_sys::mlirOpOperandGetNextUse(using) };
+    }
+    true
+}
+
+/// Whether `candidate` keeps every aligned chunk of `n` elements (n a power of two, `C` a multiple of n) of a
+/// row whole, in order and at an offset ≡ the original's modulo n — what a vector access of n elements at a
+/// column j ≡ 0 (mod n) with j + n ≤ C needs to stay one contiguous, equally aligned access. An XOR swizzle
+/// `(B, M, S)` with `2^M ≥ n` moves only bits ≥ M of the flat index and reads only bits ≥ M + S: the chunk's low
+/// bits are untouched and its high bits are constant over the chunk. A padding of `p` elements shifts row i by
+/// `i·p`: a multiple of n iff `p` is.
+pub fn keeps_vectors(candidate: Candidate, cols: u64, n: u64) -> bool {
+    if n <= 1 {
+        return true;
+    }
+    if !n.is_power_of_two() || cols % n != 0 {
+        return candidate == Candidate::Pad(0);
+    }
+    match candidate {
+        Candidate::Pad(pad) => pad % n == 0,
+        Candidate::Swizzle { m, .. } => (1u64 << m) >= n,
+    }
+}
+
+/// Proves for a vector access of `n` elements at tile column `j`: `j ≡ 0 (mod n)` and `j + n ≤ C`, at every
+/// point (so [`keeps_vectors`] applies).
+fn prove_vector_in_row(options: &VerifyOptions, j: &Term, n: u64, cols: u64, facts: &[Term]) -> Result<(), String> {
+    let c = Term::index;
+    let goal = j.urem(&c(n)).eq(&c(0)).and(&j.add(&c(n)).ule(&c(cols)));
+    match options.prove(&Query { goal: &goal, facts, observe: &[], timeout_ms: 0 }) {
+        Outcome::Proved => Ok(()),
+        Outcome::Refuted(cex) => Err(format!(
+            "its column index is not always a multiple of {n} with {n} elements left in the row of {cols} (at {})",
+            cex.assignment.iter().map(|(name, value)| format!("{name} = {value}")).collect::<Vec<_>>().join(", ")
+        )),
+        Outcome::Unknown(unknown) => Err(describe_unknown(&unknown)),
     }
 }
 
@@ -245,12 +346,17 @@ struct Choice {
     degree: u64,
     original_degree: u64,
     considered: usize,
+    /// Candidates dropped because they would split or misalign a vector access.
+    rejected: usize,
     unproved: Option<String>,
 }
 
 impl ChooseSmemLayout {
     fn choose(&self, options: &VerifyOptions, model: &LaneModel, buffer: &Buffer, facts: &[Term]) -> Result<Choice, String> {
-        let all = candidates(buffer.rows, buffer.cols, buffer.element_bytes, self.max_padding);
+        let all: Vec<Candidate> = candidates(buffer.rows, buffer.cols, buffer.element_bytes, self.max_padding)
+            .into_iter()
+            .filter(|candidate| buffer.vectors.iter().all(|n| keeps_vectors(*candidate, buffer.cols, *n)))
+            .collect();
         let mut samples: Vec<Point> = (0..model.warps()).map(|w| [(model.warp_name.clone(), w)].into_iter().collect()).collect();
         // Exact degrees found so far (candidate index → degree).
         let mut exact: BTreeMap<usize, (u64, Option<String>)> = BTreeMap::new();
@@ -270,7 +376,15 @@ impl ChooseSmemLayout {
                     Some((d, _)) => *d,
                     None => original_degree.unwrap_or(key(0, all[0]).0),
                 };
-                return Ok(Choice { candidate: all[best], degree: *proved, original_degree: original, considered: all.len(), unproved: unproved.clone() });
+                let rejected = candidates(buffer.rows, buffer.cols, buffer.element_bytes, self.max_padding).len() - all.len();
+                return Ok(Choice {
+                    candidate: all[best],
+                    degree: *proved,
+                    original_degree: original,
+                    considered: all.len(),
+                    rejected,
+                    unproved: unproved.clone(),
+                });
             }
             // Prove the best candidate's degree over every access; a worse request joins the samples.
             let candidate = all[best];
@@ -360,11 +474,19 @@ fn set_type(value: Value, text: &str) -> Result<(), String> {
 fn rewrite(buffer: &Buffer, candidate: Candidate, location: Location) -> Result<(), String> {
     let loc = location.to_string();
     let new_layout = insert_layout(buffer.layout_op, &layout_text(candidate, buffer.rows, buffer.cols, &loc))?;
-    let mut views: Vec<OperationRef> = buffer.accesses.iter().filter_map(|a| a.cast_view).collect();
-    views.sort_by_key(|op| op.to_raw().ptr as usize);
-    views.dedup_by_key(|op| op.to_raw().ptr as usize);
-    for view in views {
-        unsafe { mlir_sys::mlirOperationSetOperand(view.to_raw(), 1, new_layout.to_raw()) };
+    // The layout operand: a cast_view's second, a lego.apply's first.
+    let mut users: Vec<(OperationRef, isize)> = buffer
+        .vias
+        .iter()
+        .map(|via| match via {
+            Via::View(view) => (*view, 1),
+            Via::Apply(apply) => (*apply, 0),
+        })
+        .collect();
+    users.sort_by_key(|(op, _)| op.to_raw().ptr as usize);
+    users.dedup_by_key(|(op, _)| op.to_raw().ptr as usize);
+    for (user, operand) in users {
+        unsafe { mlir_sys::mlirOperationSetOperand(user.to_raw(), operand, new_layout.to_raw()) };
     }
     let size = buffer.rows * candidate.pitch(buffer.cols);
     set_type(buffer.value, &format!("memref<{size}x{}, #gpu.address_space<workgroup>>", buffer.element_type))?;
@@ -423,35 +545,49 @@ impl LegoPass for ChooseSmemLayout {
                 let first = &group[0];
                 let at = first.cast_view.map_or(first.op.location(), |view| view.location());
                 let is_attribution = unsafe { mlir_sys::mlirValueIsABlockArgument(first.buffer.to_raw()) };
-                let mut layouts = Vec::new();
+                let mut tiles = Vec::new();
                 let mut keep = None;
                 for access in &group {
-                    match row_major_2d(access) {
-                        Ok(found) => layouts.push(found),
+                    match tile_access(access) {
+                        Ok(found) => tiles.push(found),
                         Err(why) => {
                             keep = Some(why);
                             break;
                         }
                     }
                 }
-                if keep.is_none() && !layouts.windows(2).all(|w| w[0].0 == w[1].0) {
+                // Without a view, the remarks go to the tile's layout op.
+                let at = match tiles.first() {
+                    Some(tile) if keep.is_none() && first.cast_view.is_none() => tile.layout_op.location(),
+                    _ => at,
+                };
+                if keep.is_none() && !tiles.windows(2).all(|w| w[0].layout_op == w[1].layout_op) {
                     keep = Some("its accesses use different layouts".into());
                 }
                 if keep.is_none() && !is_attribution {
                     keep = Some("it is not a workgroup attribution of the gpu.launch".into());
                 }
+                if keep.is_none() {
+                    if let Some(Via::Apply(apply)) = tiles.iter().map(|t| t.via).find(|via| matches!(via, Via::Apply(op) if !apply_only_indexes(*op, &group))) {
+                        keep = Some(format!(
+                            "the lego.apply at {} is used by more than this buffer's accesses",
+                            am::location_text(apply.location())
+                        ));
+                    }
+                }
                 if let Some(why) = keep {
                     diagnostics::remark(at, &format!("lego-choose-smem-layout: this shared buffer keeps its layout: {why}"));
                     continue;
                 }
-                let (layout_op, rows, cols) = layouts[0];
+                let (layout_op, rows, cols) = (tiles[0].layout_op, tiles[0].rows, tiles[0].cols);
                 let element_type = am::memref_element(&first.buffer).unwrap_or_else(|| "f32".into());
                 let mut indices = Vec::new();
                 let mut failure = None;
-                for access in &group {
-                    match model.indices(access) {
-                        Ok(terms) if terms.len() == 2 => indices.push((terms[0].clone(), terms[1].clone())),
-                        Ok(_) => failure = Some("an access does not have two indices".to_string()),
+                for tile in &tiles {
+                    let terms: Result<Vec<Term>, String> =
+                        tile.indices.iter().map(|value| model.encoder.encode(*value).map_err(|e| e.message)).collect();
+                    match terms {
+                        Ok(terms) => indices.push((terms[0].clone(), terms[1].clone())),
                         Err(why) => failure = Some(why),
                     }
                 }
@@ -462,6 +598,24 @@ impl LegoPass for ChooseSmemLayout {
                         continue;
                     }
                 };
+                // Vector accesses: each must sit inside one row at a column that is a multiple of its width, so that
+                // the candidates kept by keeps_vectors leave it one contiguous access.
+                let mut vectors: Vec<u64> = group.iter().map(|access| access.elements).filter(|n| *n > 1).collect();
+                vectors.sort_unstable();
+                vectors.dedup();
+                let mut split = None;
+                for (access, (_, j)) in group.iter().zip(&indices) {
+                    if access.elements > 1 {
+                        if let Err(why) = prove_vector_in_row(&options, j, access.elements, cols, &facts) {
+                            split = Some(format!("its vector access at {} may leave its row: {why}", am::location_text(access.op.location())));
+                            break;
+                        }
+                    }
+                }
+                if let Some(why) = split {
+                    diagnostics::remark(at, &format!("lego-choose-smem-layout: this shared buffer keeps its layout: {why}"));
+                    continue;
+                }
                 let buffer = Buffer {
                     value: first.buffer,
                     layout_op,
@@ -470,7 +624,9 @@ impl LegoPass for ChooseSmemLayout {
                     element_bytes: first.element_bytes,
                     element_type,
                     accesses: group.clone(),
+                    vias: tiles.iter().map(|t| t.via).collect(),
                     indices,
+                    vectors: vectors.clone(),
                 };
                 let choice = match self.choose(&options, &model, &buffer, &facts) {
                     Ok(choice) => choice,
@@ -490,9 +646,19 @@ impl LegoPass for ChooseSmemLayout {
                     None => "degree proved over all blocks, warps and loop iterations (Z3)".to_string(),
                     Some(why) => format!("degree at least this, upper bound unproved: {why}"),
                 };
+                let rejected = if choice.rejected == 0 {
+                    String::new()
+                } else {
+                    let widest = vectors.last().copied().unwrap_or(1);
+                    format!(
+                        " ({} more rejected: they would split or misalign a vector access of {widest} elements: XOR swizzles with 2^M < {widest}, \
+                         paddings not a multiple of {widest} elements)",
+                        choice.rejected
+                    )
+                };
                 let message = format!(
                     "lego-choose-smem-layout: {rows}×{cols} {} tile, {} accesses: chose {what}: {} (was {}), {extra} extra bytes, {} extra index ops; \
-                     {} candidates (original, paddings, XOR swizzles) ranked by degree, then extra memory, then index ops; \
+                     {} candidates (original, paddings, XOR swizzles) ranked by degree, then extra memory, then index ops{rejected}; \
                      bijective (Z3); {proved}",
                     buffer.element_type,
                     group.len(),
@@ -503,13 +669,14 @@ impl LegoPass for ChooseSmemLayout {
                 );
                 diagnostics::remark(at, &message);
                 rows_json.push(format!(
-                    "{{\"location\":\"{}\",\"rows\":{rows},\"cols\":{cols},\"element_bytes\":{},\"accesses\":{},\"chosen\":\"{}\",\"degree\":{},\"original_degree\":{},\"extra_bytes\":{extra},\"candidates\":{},\"milliseconds\":{}}}",
+                    "{{\"location\":\"{}\",\"rows\":{rows},\"cols\":{cols},\"element_bytes\":{},\"accesses\":{},\"chosen\":\"{}\",\"degree\":{},\"original_degree\":{},\"extra_bytes\":{extra},\"rejected\":{},\"candidates\":{},\"milliseconds\":{}}}",
                     am::location_text(at),
                     buffer.element_bytes,
                     group.len(),
                     what.replace('"', "'"),
                     choice.degree,
                     choice.original_degree,
+                    choice.rejected,
                     choice.considered,
                     start.elapsed().as_millis()
                 ));
