@@ -189,3 +189,209 @@ for path, pitch, what in (("transpose-f16-x4-plain.mlir", 32, "plain: 4-way stor
                           ("transpose-f16-x4-padded.mlir", 34, "padded by hand to 34 halves a row: 2-way")):
     with open(path, "w", encoding="utf-8") as file:
         file.write(HEAD_X4.format(path[len("transpose-f16-x4-"):-len(".mlir")], what) + f16(pitch, "transpose_f16_x4", 4))
+
+
+def f16_128(layout, name, rows=128, J=4):
+    """fp16 transpose through one `rows`×128 tile per block with vector accesses to shared memory: each thread stores
+    its J global vector<8xf16> rows into the tile as vector<8xf16> (16 bytes) and reads 8 rows × 4 columns of the
+    tile as eight vector<4xf16> (8 bytes) loads, turned into 4 output vectors with vector.shuffle. The tile index
+    of every shared access is `lego.apply %tile_layout(r, c)` on the flat workgroup memref. `layout`: the layout
+    op's text (`lego.row [R, 128]`, a padding `lego.row [R, 128 + p]`, or a swizzle); its size gives the memref's."""
+    pitch = 128
+    if layout.startswith("lego.row"):
+        pitch = int(layout.split("[")[1].split("]")[0].split(",")[1])
+    size = rows * pitch
+    threads = rows * 16 // J          # vector<8xf16> row chunks (16 a row) over J per thread
+    ty_size = threads // 16
+    groups = rows // 8                 # row groups of 8 on the column side
+    L = []; a = L.append
+    memref = f"memref<{size}xf16, #gpu.address_space<workgroup>>"
+    a(f"func.func @{name}(%in: memref<67108864xf16>, %out: memref<67108864xf16>) {{")
+    a("  %one = arith.constant 1 : index")
+    a("  %block_x = arith.constant 16 : index")
+    a(f"  %block_y = arith.constant {ty_size} : index")
+    a("  %grid_x = arith.constant 64 : index")
+    a(f"  %grid_y = arith.constant {8192 // rows} : index")
+    a("  gpu.launch blocks(%bx, %by, %bz) in (%gx = %grid_x, %gy = %grid_y, %gz = %one)")
+    a("             threads(%tx, %ty, %tz) in (%sx = %block_x, %sy = %block_y, %sz = %one)")
+    a(f"             workgroup(%tile : {memref}) {{")
+    for value in sorted({2, 4, 8, 16, 128, rows, groups}):
+        a(f"    %c{value} = arith.constant {value} : index")
+    for k in range(1, 8):
+        if k not in (2, 4):
+            a(f"    %c{k} = arith.constant {k} : index")
+    a("    %matrix = lego.row [8192, 8192] : !lego.layout")
+    a(f"    %tile_layout = {layout} : !lego.layout")
+    a(f"    %row0 = arith.muli %by, %c{rows} : index")
+    a("    %col0 = arith.muli %bx, %c128 : index")
+    a("    %col8 = arith.muli %tx, %c8 : index")
+    a("    %gcol = arith.addi %col0, %col8 : index")
+    a(f"    // Thread (tx, ty) loads rows ty + {ty_size}·j (j < {J}) of the tile, halves 8·tx … 8·tx + 7: a warp reads two")
+    a("    // 256-byte rows; each vector goes to the tile as one 16-byte store.")
+    for j in range(J):
+        r = "%ty" if j == 0 else f"%r{j}"
+        if j:
+            a(f"    %q{j} = arith.constant {ty_size * j} : index")
+            a(f"    %r{j} = arith.addi %ty, %q{j} : index")
+        a(f"    %grow{j} = arith.addi %row0, {r} : index")
+        a(f"    %src{j} = lego.apply %matrix(%grow{j}, %gcol) : !lego.layout")
+        a(f"    %v{j} = vector.load %in[%src{j}] {{alignment = 16}} : memref<67108864xf16>, vector<8xf16>")
+    for j in range(J):
+        r = "%ty" if j == 0 else f"%r{j}"
+        a(f"    %s{j} = lego.apply %tile_layout({r}, %col8) : !lego.layout")
+        a(f"    vector.store %v{j}, %tile[%s{j}] {{alignment = 16}} : {memref}, vector<8xf16>")
+    a("    gpu.barrier")
+    a(f"    // Thread t = tx + 16·ty: lane l = t mod 32, warp w = t div 32; column quad q = 2·w + l mod 2 (tile columns")
+    a(f"    // 4·q … 4·q + 3), row group g = (l div 2) mod {groups} + … (tile rows 8·g … 8·g + 7). It reads 8 rows × 4 halves")
+    a("    // (eight 8-byte loads) and writes 4 output vectors: rows col0 + 4·q + m of `out`, halves row0 + 8·g …")
+    a("    %t16 = arith.muli %ty, %c16 : index")
+    a("    %t = arith.addi %tx, %t16 : index")
+    a("    %qlo = arith.remui %t, %c2 : index")
+    a("    %half_t = arith.divui %t, %c2 : index")
+    a(f"    %g = arith.remui %half_t, %c{groups} : index")
+    a(f"    %qhi = arith.divui %half_t, %c{groups} : index")
+    a("    %qhi2 = arith.muli %qhi, %c2 : index")
+    a("    %q = arith.addi %qhi2, %qlo : index")
+    a("    %c = arith.muli %q, %c4 : index")
+    a("    %r8 = arith.muli %g, %c8 : index")
+    a("    %ocol = arith.addi %row0, %r8 : index")
+    colj = 0
+    for k in range(8):
+        row = "%r8" if k == 0 else f"%i{k}"
+        if k:
+            a(f"    %i{k} = arith.addi %r8, %c{k} : index")
+        a(f"    %a{k} = lego.apply %tile_layout({row}, %c) : !lego.layout")
+        a(f"    %x{k} = vector.load %tile[%a{k}] {{alignment = 8}} : {memref}, vector<4xf16>")
+    for p in range(4):
+        a(f"    %y{p} = vector.shuffle %x{2*p}, %x{2*p+1} [0, 4, 1, 5, 2, 6, 3, 7] : vector<4xf16>, vector<4xf16>")
+    for h in range(2):
+        a(f"    %z{h} = vector.shuffle %y{2*h}, %y{2*h+1} [0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15] : vector<8xf16>, vector<8xf16>")
+    for m in range(4):
+        idx = ", ".join(str(i) for i in [4*m, 4*m+1, 4*m+2, 4*m+3, 16+4*m, 16+4*m+1, 16+4*m+2, 16+4*m+3])
+        a(f"    %w{m} = vector.shuffle %z0, %z1 [{idx}] : vector<16xf16>, vector<16xf16>")
+        col = "%c" if m == 0 else f"%cm{m}"
+        if m:
+            a(f"    %cm{m} = arith.addi %c, %c{m} : index")
+        a(f"    %orow{m} = arith.addi %col0, {col} : index")
+        a(f"    %dst{m} = lego.apply %matrix(%orow{m}, %ocol) : !lego.layout")
+        a(f"    vector.store %w{m}, %out[%dst{m}] {{alignment = 16}} : memref<67108864xf16>, vector<8xf16>")
+    a("    gpu.terminator")
+    a("  }")
+    a("  return")
+    a("}")
+    return "\n".join(L) + "\n"
+
+
+HEAD_128 = """// fp16 transpose out = inᵀ of an 8192×8192 matrix through a {what} shared tile of {rows}×128 halves, with vector
+// accesses everywhere: 128-bit global loads and stores (vector<8xf16>), 16-byte shared stores (one per global
+// vector) and 8-byte shared loads (vector<4xf16>: 4 tile columns of one row), the tile index of each shared access
+// being `lego.apply %tile_layout(r, c)` on the flat workgroup memref. Block (bx, by): rows by·{rows} …, columns
+// bx·128 …; 16×{ty} threads. A warp reads two 256-byte rows of `in` and writes two 256-byte rows of `out`.
+// {note}
+// Generated by bench/gpu/smem/gen_f16.py.
+
+"""
+for path, layout, what, note in (
+        ("transpose-f16-128-plain.mlir", "lego.row [128, 128]", "plain row-major",
+         "As written, the column reads are 8-way bank conflicts; with --lego-choose-smem-layout the tile becomes an XOR\n"
+         "// swizzle that keeps every 8-half chunk whole (M ≥ 3) and all shared accesses conflict-free."),
+        ("transpose-f16-128-padded.mlir", "lego.row [128, 136]", "hand-padded (136 halves a row: 16-byte rows kept aligned)",
+         "Padding by 4 words keeps the 16-byte stores aligned; the column reads (rows 8 apart) stay 4-way: 8·68 words\n"
+         "// is a multiple of 32, and a padding of whole 8-byte units cannot do better with this thread mapping.")):
+    with open(path, "w", encoding="utf-8") as file:
+        file.write(HEAD_128.format(what=what, rows=128, ty=32, note=note) + f16_128(layout, "transpose_f16_128"))
+
+
+def f32_vec(layout, name):
+    """fp32 transpose through one 64×64 tile per block with 16-byte accesses everywhere: each thread stores its 4
+    global vector<4xf32> rows into the tile as vector<4xf32>, then reads 4 rows × 4 columns of the tile as four
+    vector<4xf32> loads and writes their transpose (a 4×4 shuffle in registers) as 4 output vectors."""
+    pitch = 64
+    if layout.startswith("lego.row"):
+        pitch = int(layout.split("[")[1].split("]")[0].split(",")[1])
+    size = 64 * pitch
+    L = []; a = L.append
+    memref = f"memref<{size}xf32, #gpu.address_space<workgroup>>"
+    a(f"func.func @{name}(%in: memref<67108864xf32>, %out: memref<67108864xf32>) {{")
+    a("  %one = arith.constant 1 : index")
+    a("  %block_x = arith.constant 16 : index")
+    a("  %block_y = arith.constant 16 : index")
+    a("  %grid = arith.constant 128 : index")
+    a("  gpu.launch blocks(%bx, %by, %bz) in (%gx = %grid, %gy = %grid, %gz = %one)")
+    a("             threads(%tx, %ty, %tz) in (%sx = %block_x, %sy = %block_y, %sz = %one)")
+    a(f"             workgroup(%tile : {memref}) {{")
+    for value in (1, 2, 3, 4, 16, 64):
+        a(f"    %c{value} = arith.constant {value} : index")
+    a("    %matrix = lego.row [8192, 8192] : !lego.layout")
+    a(f"    %tile_layout = {layout} : !lego.layout")
+    a("    %row0 = arith.muli %by, %c64 : index")
+    a("    %col0 = arith.muli %bx, %c64 : index")
+    a("    %col4 = arith.muli %tx, %c4 : index")
+    a("    %gcol = arith.addi %col0, %col4 : index")
+    a("    // Thread (tx, ty) loads rows ty + 16·j (j < 4) of the tile, floats 4·tx … 4·tx + 3: a warp reads two 256-byte")
+    a("    // rows; each vector goes to the tile as one 16-byte store.")
+    for j in range(4):
+        r = "%ty" if j == 0 else f"%r{j}"
+        if j:
+            a(f"    %q{j} = arith.constant {16 * j} : index")
+            a(f"    %r{j} = arith.addi %ty, %q{j} : index")
+        a(f"    %grow{j} = arith.addi %row0, {r} : index")
+        a(f"    %src{j} = lego.apply %matrix(%grow{j}, %gcol) : !lego.layout")
+        a(f"    %v{j} = vector.load %in[%src{j}] {{alignment = 16}} : memref<67108864xf32>, vector<4xf32>")
+    for j in range(4):
+        r = "%ty" if j == 0 else f"%r{j}"
+        a(f"    %s{j} = lego.apply %tile_layout({r}, %col4) : !lego.layout")
+        a(f"    vector.store %v{j}, %tile[%s{j}] {{alignment = 16}} : {memref}, vector<4xf32>")
+    a("    gpu.barrier")
+    a("    // Thread t = tx + 16·ty: lane l = t mod 32, warp w = t div 32; row group g = l mod 16 (tile rows 4·g … 4·g + 3),")
+    a("    // column quad q = 2·w + l div 16 (tile columns 4·q … 4·q + 3). It reads 4 rows × 4 floats and writes 4 output")
+    a("    // vectors: rows col0 + 4·q + m of `out`, floats row0 + 4·g …; a warp writes two 256-byte rows per store.")
+    a("    %t16 = arith.muli %ty, %c16 : index")
+    a("    %t = arith.addi %tx, %t16 : index")
+    a("    %g = arith.remui %t, %c16 : index")
+    a("    %q = arith.divui %t, %c16 : index")
+    a("    %c = arith.muli %q, %c4 : index")
+    a("    %r4 = arith.muli %g, %c4 : index")
+    a("    %ocol = arith.addi %row0, %r4 : index")
+    for k in range(4):
+        row = "%r4" if k == 0 else f"%i{k}"
+        if k:
+            a(f"    %i{k} = arith.addi %r4, %c{k} : index")
+        a(f"    %a{k} = lego.apply %tile_layout({row}, %c) : !lego.layout")
+        a(f"    %x{k} = vector.load %tile[%a{k}] {{alignment = 16}} : {memref}, vector<4xf32>")
+    a("    %y0 = vector.shuffle %x0, %x1 [0, 4, 1, 5, 2, 6, 3, 7] : vector<4xf32>, vector<4xf32>")
+    a("    %y1 = vector.shuffle %x2, %x3 [0, 4, 1, 5, 2, 6, 3, 7] : vector<4xf32>, vector<4xf32>")
+    for m in range(4):
+        a(f"    %w{m} = vector.shuffle %y0, %y1 [{2*m}, {2*m+1}, {8+2*m}, {8+2*m+1}] : vector<8xf32>, vector<8xf32>")
+        col = "%c" if m == 0 else f"%cm{m}"
+        if m:
+            a(f"    %cm{m} = arith.addi %c, %c{m} : index")
+        a(f"    %orow{m} = arith.addi %col0, {col} : index")
+        a(f"    %dst{m} = lego.apply %matrix(%orow{m}, %ocol) : !lego.layout")
+        a(f"    vector.store %w{m}, %out[%dst{m}] {{alignment = 16}} : memref<67108864xf32>, vector<4xf32>")
+    a("    gpu.terminator")
+    a("  }")
+    a("  return")
+    a("}")
+    return "\n".join(L) + "\n"
+
+
+HEAD_F32V = """// fp32 transpose out = inᵀ of an 8192×8192 matrix through a {what} shared tile of 64×64 floats, with 16-byte
+// accesses everywhere: global loads and stores of vector<4xf32>, one 16-byte shared store per global vector and
+// 16-byte shared loads (4 tile columns of one row, vector<4xf32>), the tile index of each shared access being
+// `lego.apply %tile_layout(r, c)` on the flat workgroup memref. Block (bx, by): rows by·64 …, columns bx·64 …;
+// 16×16 threads, each moving 4 vectors in and 4 out (a 4×4 transpose in registers). A warp reads two 256-byte rows
+// of `in` and writes two 256-byte rows of `out` per instruction.
+// {note}
+// Generated by bench/gpu/smem/gen_f16.py.
+
+"""
+for path, layout, what, note in (
+        ("transpose-f32-vec-plain.mlir", "lego.row [64, 64]", "plain row-major",
+         "As written, the column reads are 8-way bank conflicts; with --lego-choose-smem-layout the tile becomes an XOR\n"
+         "// swizzle that keeps every 4-float chunk whole (M ≥ 2) and all shared accesses conflict-free."),
+        ("transpose-f32-vec-padded.mlir", "lego.row [64, 68]", "hand-padded (68 floats a row: 16-byte rows kept aligned)",
+         "Padding by 4 words keeps the 16-byte accesses aligned; the column reads (rows 4 apart) stay 2-way: 4·68 words\n"
+         "// is 16 modulo 32.")):
+    with open(path, "w", encoding="utf-8") as file:
+        file.write(HEAD_F32V.format(what=what, note=note) + f32_vec(layout, "transpose_f32_vec"))
