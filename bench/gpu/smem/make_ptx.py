@@ -31,6 +31,10 @@ TRANSPOSE_F16_64 = {"kernel": "transpose_f16_64_kernel", "params": ["in", "out"]
                     "kind": "transpose", "dtype": "float16", "n": 8192}
 TRANSPOSE_F16_X4 = {"kernel": "transpose_f16_x4_kernel", "params": ["in", "out"], "block": [4, 64, 1], "grid": [64, 128, 1],
                     "kind": "transpose", "dtype": "float16", "n": 8192}
+TRANSPOSE_F16_128 = {"kernel": "transpose_f16_128_kernel", "params": ["in", "out"], "block": [16, 32, 1], "grid": [64, 64, 1],
+                     "kind": "transpose", "dtype": "float16", "n": 8192}
+TRANSPOSE_F32_VEC = {"kernel": "transpose_f32_vec_kernel", "params": ["in", "out"], "block": [16, 16, 1], "grid": [128, 128, 1],
+                     "kind": "transpose", "dtype": "float32", "n": 8192}
 MATMUL = {"kernel": "matmul_kernel", "params": ["A", "B", "C"], "block": [16, 16, 1], "grid": [64, 64, 1],
           "kind": "matmul", "dtype": "float32", "n": 1024}
 # (variant, source, choose?, shape, role)
@@ -56,6 +60,19 @@ VARIANTS = [
     ("f16-x4-plain", "bench/gpu/smem/transpose-f16-x4-plain.mlir", False, TRANSPOSE_F16_X4, "four plain 64×32 tiles, 4 vectors a thread"),
     ("f16-x4-chosen", "bench/gpu/smem/transpose-f16-x4-plain.mlir", True, TRANSPOSE_F16_X4, "four plain tiles + lego-choose-smem-layout"),
     ("f16-x4-padded", "bench/gpu/smem/transpose-f16-x4-padded.mlir", False, TRANSPOSE_F16_X4, "four hand-padded tiles (17 words a row)"),
+    # Vector accesses to shared memory too (gen_f16.py): 16-byte shared stores of each global vector, 8- or 16-byte
+    # shared loads of 4 tile columns; 256-byte rows on both the read and the write side. Each group also times the
+    # best hand-padded scalar-access kernel of the same element type (its own rows above), as a second padded twin.
+    ("f32-vec-plain", "bench/gpu/smem/transpose-f32-vec-plain.mlir", False, TRANSPOSE_F32_VEC, "plain 64×64 tile, 16-byte shared accesses"),
+    ("f32-vec-chosen", "bench/gpu/smem/transpose-f32-vec-plain.mlir", True, TRANSPOSE_F32_VEC, "plain 64×64 tile, 16-byte shared accesses + lego-choose-smem-layout"),
+    ("f32-vec-padded", "bench/gpu/smem/transpose-f32-vec-padded.mlir", False, TRANSPOSE_F32_VEC, "hand-padded (68 floats a row, 16-byte accesses kept aligned)"),
+    ("f32-vec-padded-65", "examples/transpose-smem64.mlir", False, dict(TRANSPOSE_F32_64, kernel="transpose_smem64_kernel", group="f32-vec"),
+     "f32-64-padded (scalar shared accesses, 65 words a row) in this group"),
+    ("f16-128-plain", "bench/gpu/smem/transpose-f16-128-plain.mlir", False, TRANSPOSE_F16_128, "plain 128×128 tile, 16-byte stores, 8-byte loads"),
+    ("f16-128-chosen", "bench/gpu/smem/transpose-f16-128-plain.mlir", True, TRANSPOSE_F16_128, "plain 128×128 tile, vector shared accesses + lego-choose-smem-layout"),
+    ("f16-128-padded", "bench/gpu/smem/transpose-f16-128-padded.mlir", False, TRANSPOSE_F16_128, "hand-padded (136 halves a row, 16-byte stores kept aligned)"),
+    ("f16-128-padded-17", "bench/gpu/smem/transpose-f16-padded.mlir", False, dict(TRANSPOSE_F16, group="f16-128"),
+     "f16-padded (scalar shared accesses, 17 words a row) in this group"),
     ("matmul-plain", "examples/matmul-tiled.mlir", False, MATMUL, "plain 16×16 tiles, as written"),
     ("matmul-chosen", "examples/matmul-tiled.mlir", True, MATMUL, "plain tiles + lego-choose-smem-layout"),
     ("matmul-padded", "bench/gpu/smem/matmul-padded.mlir", False, MATMUL, "hand-padded (17 words a row)"),
@@ -135,9 +152,12 @@ def main():
         with open(os.path.join(out, f"{variant}.ptx"), "w", encoding="utf-8") as file:
             file.write(ptx[0])
         shared = [a for k in analysis for a in k["accesses"] if a["space"] == "shared"]
+        # Ideal shared wavefronts per instruction: a warp request of b bytes a lane needs 32·b / 128 (at least 1).
+        ideal = {kind: sorted({max(1, a["bytes"] * 32 // 128) for a in shared if a["op"].endswith("store") == (kind == "st")})
+                 for kind in ("ld", "st")}
         manifest["variants"].append(dict(shape, variant=variant, role=role, ptx=f"{variant}.ptx",
                                          command=" ".join(["lego-opt", source, *passes, f"'{nvvm}'"]),
-                                         choice=remarks, analysis=analysis,
+                                         choice=remarks, analysis=analysis, ideal_wavefronts=ideal,
                                          max_degree=max((a.get("degree", 0) for a in shared), default=0)))
         print(f"{variant}: max predicted degree {manifest['variants'][-1]['max_degree']}", file=sys.stderr)
     with open(os.path.join(out, "manifest.json"), "w", encoding="utf-8") as file:

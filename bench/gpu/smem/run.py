@@ -135,7 +135,7 @@ def main():
     # table gives their median and range over the rounds (a slow spell of the GPU hits all members of a round).
     groups = {}
     for entry in entries:
-        groups.setdefault(entry["variant"].rsplit("-", 1)[0], []).append(entry)
+        groups.setdefault(entry.get("group", entry["variant"].rsplit("-", 1)[0]), []).append(entry)
     stream = cp.cuda.get_current_stream()
     for name, members in groups.items():
         first = members[0]
@@ -195,11 +195,15 @@ def main():
             else:
                 row["pct"] = "—"
             print(f"{entry['variant']}: {row['ms_median'] * 1000:.1f} us {row['rate']} {row['pct']} % of copy", file=sys.stderr, flush=True)
-        chosen, padded = f"{name}-chosen", f"{name}-padded"
-        if chosen in order and padded in order:
+        chosen = f"{name}-chosen"
+        # Every padded member of the group (the twin with the same thread mapping, and where present the best
+        # hand-padded kernel of another mapping, timed in the same rounds).
+        for padded in [key for key in order if key == f"{name}-padded" or key.startswith(f"{name}-padded-")]:
+            if chosen not in order:
+                continue
             # chosen / padded speed (padded time / chosen time) per round: > 1 means the chosen layout is faster.
             speed = [t[padded] / t[chosen] for t in per_round]
-            line = dict(group=name, speed=speed, wins=sum(x >= 1.0 for x in speed))
+            line = dict(group=name if padded == f"{name}-padded" else f"{name} vs {padded}", speed=speed, wins=sum(x >= 1.0 for x in speed))
             if "copy" in order:
                 line["pct"] = [100 * t["copy"] / t[chosen] for t in per_round]
             summaries.append(line)
@@ -214,7 +218,7 @@ def main():
                  "% of copy: per-round ratio, median [min–max]; transposes N = 8192 unless the variant says 16384, GB/s = (N²·E read + N²·E written) / time, "
                  "% of a device-to-device copy of the same bytes measured in the same run (fp16 also at N = 16384); matmul 1024³ fp32. "
                  "Predicted degree: lego-analyze-memory's largest bank-conflict degree over the kernel's shared accesses (as written in MLIR). "
-                 "ncu: shared-memory wavefronts per shared instruction (1.0 = conflict-free) and `l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}.sum`.")
+                 "ncu: shared-memory wavefronts per shared instruction (in parentheses the conflict-free ideal, 32·bytes/128: 1 for 4-byte, 2 for 8-byte, 4 for 16-byte accesses) and `l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}.sum`.")
     lines.append("")
     lines.append("| kernel | variant | predicted max degree | check | time (µs) | rate | % of copy, median [range] | ncu ld wavefronts/instr | ncu st wavefronts/instr | ncu bank conflicts ld / st |")
     lines.append("|---|---|---:|---|---:|---:|---:|---:|---:|---:|")
@@ -225,7 +229,8 @@ def main():
         def ratio(kind):
             wave = c.get(f"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{kind}.sum")
             inst = c.get(f"smsp__inst_executed_op_shared_{kind}.sum")
-            return f"{wave / inst:.2f}" if wave is not None and inst else "—"
+            ideal = "/".join(str(x) for x in entry.get("ideal_wavefronts", {}).get(kind, []))
+            return (f"{wave / inst:.2f}" + (f" ({ideal})" if ideal else "")) if wave is not None and inst else "—"
         conflicts = "—"
         if c:
             conflicts = f"{c.get('l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum', float('nan')):.0f} / " \
