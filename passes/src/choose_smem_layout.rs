@@ -718,6 +718,24 @@ mod tests {
     }
 
     #[test]
+    fn keeps_vectors_is_exactly_the_candidates_that_keep_chunks_whole() {
+        // Brute force over a 32×64 tile (2-byte elements: paddings of 2, 4, …, 16): a candidate keeps vector
+        // accesses of n elements iff every chunk (i, j … j + n − 1), j a multiple of n, lands on n consecutive
+        // offsets starting at one ≡ the original's modulo n.
+        for n in [2u64, 4, 8] {
+            for candidate in candidates(32, 64, 2, 8) {
+                let whole = (0..32).all(|i| {
+                    (0..64).step_by(n as usize).all(|j| {
+                        let start = candidate.offset(64, i, j);
+                        start % n == (i * 64 + j) % n && (1..n).all(|k| candidate.offset(64, i, j + k) == start + k)
+                    })
+                });
+                assert_eq!(keeps_vectors(candidate, 64, n), whole, "{candidate:?}, n = {n}");
+            }
+        }
+    }
+
+    #[test]
     fn fp32_transpose_swizzle_is_conflict_free() {
         // Column j of the 32×32 tile under Swizzle<5, 0, 5>: word 32·i + (j ^ i), bank j ^ i: all distinct.
         let s = Candidate::Swizzle { b: 5, m: 0, s: 5 };
