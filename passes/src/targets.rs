@@ -197,7 +197,7 @@ fn lego_to_nvvm(options: &Options) -> Result<String, RegistryError> {
         Format::Offload | Format::Assembly => None,
     };
     let target_conversion = format!(
-        "convert-nvgpu-to-nvvm, convert-vector-to-scf, convert-scf-to-cf, convert-nvvm-to-llvm, \
+        "lego-align-workgroup-attributions, convert-nvgpu-to-nvvm, convert-vector-to-scf, convert-scf-to-cf, convert-nvvm-to-llvm, \
          convert-func-to-llvm, expand-strided-metadata, \
          nvvm-attach-target{{chip={chip} features={features} O={opt_level}}}, \
          lower-affine, convert-arith-to-llvm, convert-index-to-llvm{{index-bitwidth=64}}, canonicalize, cse, \
@@ -327,7 +327,7 @@ fn lego_to_rocdl(options: &Options) -> Result<String, RegistryError> {
         String::new()
     };
     let target_conversion = format!(
-        "gpu.module(int-range-optimizations), \
+        "gpu.module(int-range-optimizations), lego-align-workgroup-attributions, \
          convert-vector-to-scf, convert-scf-to-cf, convert-func-to-llvm, expand-strided-metadata, \
          rocdl-attach-target{{chip={chip} features={features} O={opt_level}}}, \
          lower-affine, convert-arith-to-llvm, convert-index-to-llvm{{index-bitwidth=64}}, canonicalize, cse, \

@@ -21,6 +21,12 @@
 //! - `lego-workgroup-attributions-to-alloc`: `convert-gpu-to-spirv` cannot lower a kernel's workgroup
 //!   attributions, but lowers a workgroup-space `memref.alloc` to a `Workgroup` global variable; each
 //!   attribution becomes such an alloc at the top of the kernel.
+//! - `lego-align-workgroup-attributions`: `convert-gpu-to-nvvm` (and ROCDL's) gives a workgroup attribution's
+//!   global the alignment of its element type unless the attribution carries `llvm.align`, which a `gpu.launch`
+//!   cannot express. A kernel that moves 16 bytes a lane through an fp16 tile (`vector.store … {alignment = 16}`)
+//!   then addresses a `.shared .align 2` array with 16-byte instructions: correct only while the array happens to
+//!   sit at an aligned offset. After outlining, each attribution gets `llvm.align` = the largest `alignment` of
+//!   the `vector.load/store` ops that use it directly (none: the attribution is left as it is).
 //! - `lego-spirv-binary-attribute`: the published `lego-to-spirv` hands its SPIR-V to its users (a Python
 //!   frontend reads it with the regex `lego\.spirv_binary\s*=\s*"([^"]*)"`) as the top module's string
 //!   attribute `lego.spirv_binary`: the words of the serialized module in decimal, comma-separated. We copy
@@ -34,8 +40,8 @@ use crate::registry::{Entry, OptionSpec, Options, PassInfo, RegistryError};
 use lego_dialect::{ops::walk_ops, verify::emit_error};
 use melior::{
     ir::{
-        attribute::AttributeLike, block::BlockLike, operation::OperationLike, r#type::TypeLike, Attribute, OperationRef,
-        RegionLike,
+        attribute::AttributeLike, block::BlockLike, operation::OperationLike, r#type::TypeLike, Attribute, ValueLike,
+        OperationRef, RegionLike,
     },
     StringRef,
 };
@@ -114,6 +120,12 @@ pub fn passes() -> Vec<PassInfo> {
             description: "Turn each GPU kernel's workgroup attributions into workgroup-space memref.alloc ops (for convert-gpu-to-spirv)",
             options: &[],
             entry: optionless_pass!(WorkgroupAttributionsToAlloc),
+        },
+        PassInfo {
+            name: "lego-align-workgroup-attributions",
+            description: "Give each outlined kernel's workgroup attribution the alignment (llvm.align) of its widest aligned vector.load/store",
+            options: &[],
+            entry: optionless_pass!(AlignWorkgroupAttributions),
         },
         PassInfo {
             name: "lego-spirv-binary-attribute",
@@ -663,6 +675,86 @@ impl LegoPass for WorkgroupAttributionsToAlloc {
             let name = StringRef::new("workgroup_attributions");
             unsafe { mlir_sys::mlirOperationSetAttributeByName(kernel.to_raw(), name.to_raw(), zero.to_raw()) };
             tracing::debug!(target: "lego", "kernel {:?}: {count} workgroup attributions became memref.alloc", string_attribute(kernel, "sym_name"));
+        }
+        Ok(())
+    }
+}
+
+#[derive(Clone)]
+struct AlignWorkgroupAttributions;
+
+/// The `alignment` attribute of a `vector.load/store` whose memref operand is `value`, if any.
+fn vector_alignment_on(user: OperationRef, value: mlir_sys::MlirValue) -> Option<u64> {
+    let memref_operand = match op_name(user).as_str() {
+        "vector.load" => 0,
+        "vector.store" => 1,
+        _ => return None,
+    };
+    let operand = user.operand(memref_operand).ok()?;
+    if operand.to_raw().ptr != value.ptr {
+        return None;
+    }
+    let attribute = user.attribute("alignment").ok()?;
+    if !unsafe { mlir_sys::mlirAttributeIsAInteger(attribute.to_raw()) } {
+        return None;
+    }
+    u64::try_from(unsafe { mlir_sys::mlirIntegerAttrGetValueInt(attribute.to_raw()) }).ok()
+}
+
+impl LegoPass for AlignWorkgroupAttributions {
+    fn name(&self) -> &'static str {
+        "lego-align-workgroup-attributions"
+    }
+
+    fn description(&self) -> &'static str {
+        "Workgroup attributions aligned for their vector accesses"
+    }
+
+    fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailure> {
+        let mut kernels = Vec::new();
+        walk_ops(root, &mut |op| {
+            // A gpu.func that already has attribution attributes was written by hand: its author decides.
+            if op_name(op) == "gpu.func"
+                && workgroup_attribution_count(op).is_some_and(|count| count > 0)
+                && !op.has_attribute("workgroup_attrib_attrs")
+            {
+                kernels.push(op);
+            }
+        });
+        let handle = crate::mlir_context::ContextHandle::of(&root);
+        for kernel in kernels {
+            let (Some(count), Some(inputs)) = (workgroup_attribution_count(kernel), function_input_count(kernel)) else {
+                continue;
+            };
+            let Some(entry) = kernel.region(0).ok().and_then(|region| region.first_block()) else { continue };
+            let mut aligns = Vec::with_capacity(count);
+            for index in inputs..inputs + count {
+                let argument = unsafe { mlir_sys::mlirBlockGetArgument(entry.to_raw(), index as isize) };
+                let mut widest = 0u64;
+                let mut using = unsafe { mlir_sys::mlirValueGetFirstUse(argument) };
+                while !unsafe { mlir_sys::mlirOpOperandIsNull(using) } {
+                    let owner = unsafe { OperationRef::from_raw(mlir_sys::mlirOpOperandGetOwner(using)) };
+                    if let Some(alignment) = vector_alignment_on(owner, argument) {
+                        widest = widest.max(alignment);
+                    }
+                    using = unsafe { mlir_sys::mlirOpOperandGetNextUse(using) };
+                }
+                aligns.push(widest);
+            }
+            if aligns.iter().all(|a| *a == 0) {
+                continue;
+            }
+            let dictionaries: Vec<String> =
+                aligns.iter().map(|a| if *a == 0 { "{}".to_string() } else { format!("{{llvm.align = {a} : i64}}") }).collect();
+            let text = format!("[{}]", dictionaries.join(", "));
+            let Some(attribute) = Attribute::parse(handle.get(), &text) else {
+                let message = format!("internal error: could not build '{text}'");
+                emit_error(kernel.location(), &message);
+                return Err(PassFailure(message));
+            };
+            tracing::debug!(target: "lego", "kernel {:?}: workgroup_attrib_attrs = {text}", string_attribute(kernel, "sym_name"));
+            let name = StringRef::new("workgroup_attrib_attrs");
+            unsafe { mlir_sys::mlirOperationSetAttributeByName(kernel.to_raw(), name.to_raw(), attribute.to_raw()) };
         }
         Ok(())
     }
