@@ -6,8 +6,10 @@
 //! (`lego.row [R, C + p·4/E]`, E the element bytes, when that is a whole number of elements); every XOR swizzle
 //! `(B, M, S)` of CuTe's `Swizzle<B, M, S>` on the flat element index `f = i·C + j` (bits `[M, M+B)` XORed with
 //! bits `[M+S, M+S+B)`, `S ≥ B`, `2^(M+S+B)` dividing `R·C`), written as `lego.swizzle bits B base M shift S dims
-//! [R, C]` (its own inverse). The key is (max degree over the buffer's accesses, extra bytes, index ops,
-//! candidate order): deterministic.
+//! [R, C]` (its own inverse); and, only when none of those is conflict-free without extra memory, pairs of XOR
+//! swizzles ([`pair_candidates`]) written as `lego.compose` of two `lego.swizzle`s. The key is (max degree over
+//! the buffer's accesses, extra bytes, index ops, candidate order): deterministic. Accesses under `scf.if` count
+//! their active lanes only.
 //!
 //! The search evaluates every candidate on sample requests (every warp at the lowest point, and every worst point
 //! Z3 finds) with `memcost` — a lower bound on its degree; the best candidate's degree is then proved exactly with
