@@ -6,8 +6,10 @@
 //! (`lego.row [R, C + p·4/E]`, E the element bytes, when that is a whole number of elements); every XOR swizzle
 //! `(B, M, S)` of CuTe's `Swizzle<B, M, S>` on the flat element index `f = i·C + j` (bits `[M, M+B)` XORed with
 //! bits `[M+S, M+S+B)`, `S ≥ B`, `2^(M+S+B)` dividing `R·C`), written as `lego.swizzle bits B base M shift S dims
-//! [R, C]` (its own inverse). The key is (max degree over the buffer's accesses, extra bytes, index ops,
-//! candidate order): deterministic.
+//! [R, C]` (its own inverse); and, only when none of those is conflict-free without extra memory, pairs of XOR
+//! swizzles ([`pair_candidates`]) written as `lego.compose` of two `lego.swizzle`s. The key is (max degree over
+//! the buffer's accesses, extra bytes, index ops, candidate order): deterministic. Accesses under `scf.if` count
+//! their active lanes only.
 //!
 //! The search evaluates every candidate on sample requests (every warp at the lowest point, and every worst point
 //! Z3 finds) with `memcost` — a lower bound on its degree; the best candidate's degree is then proved exactly with
@@ -48,13 +50,17 @@ pub enum Candidate {
     Pad(u64),
     /// CuTe `Swizzle<B, M, S>` on the flat index.
     Swizzle { b: u32, m: u32, s: u32 },
+    /// Two XOR swizzles on the flat index, `low` (the lower target bits) then `high`: disjoint target ranges, and
+    /// neither reads the bits the other changes, so the order does not matter and the map XORs both ranges at
+    /// once. Written as `lego.compose` of the two `lego.swizzle`s.
+    TwoSwizzles { low: (u32, u32, u32), high: (u32, u32, u32) },
 }
 
 impl Candidate {
     fn pitch(self, cols: u64) -> u64 {
         match self {
             Candidate::Pad(pad) => cols + pad,
-            Candidate::Swizzle { .. } => cols,
+            Candidate::Swizzle { .. } | Candidate::TwoSwizzles { .. } => cols,
         }
     }
 
@@ -63,7 +69,8 @@ impl Candidate {
         let f = i.wrapping_mul(self.pitch(cols)).wrapping_add(j);
         match self {
             Candidate::Pad(_) => f,
-            Candidate::Swizzle { b, m, s } => f ^ (((f >> (m + s)) & ((1 << b) - 1)) << m),
+            Candidate::Swizzle { b, m, s } => swizzle(f, b, m, s),
+            Candidate::TwoSwizzles { low: (b0, m0, s0), high: (b1, m1, s1) } => swizzle(swizzle(f, b0, m0, s0), b1, m1, s1),
         }
     }
 
@@ -74,6 +81,21 @@ impl Candidate {
         match self {
             Candidate::Pad(_) => f,
             Candidate::Swizzle { b, m, s } => swizzle_term(&f, b, m, s),
+            Candidate::TwoSwizzles { low: (b0, m0, s0), high: (b1, m1, s1) } => {
+                swizzle_term(&swizzle_term(&f, b0, m0, s0), b1, m1, s1)
+            }
+        }
+    }
+
+    /// The flat row-major index `i·pitch + j` of an offset: the inverse of the swizzles (each its own inverse,
+    /// undone in the opposite order).
+    fn unswizzle_term(self, offset: &Term) -> Term {
+        match self {
+            Candidate::Pad(_) => offset.clone(),
+            Candidate::Swizzle { b, m, s } => swizzle_term(offset, b, m, s),
+            Candidate::TwoSwizzles { low: (b0, m0, s0), high: (b1, m1, s1) } => {
+                swizzle_term(&swizzle_term(offset, b1, m1, s1), b0, m0, s0)
+            }
         }
     }
 
@@ -81,15 +103,17 @@ impl Candidate {
     fn extra_elements(self, rows: u64) -> u64 {
         match self {
             Candidate::Pad(pad) => rows * pad,
-            Candidate::Swizzle { .. } => 0,
+            Candidate::Swizzle { .. } | Candidate::TwoSwizzles { .. } => 0,
         }
     }
 
-    /// Index ops beyond the row-major `i·C + j`: `lego.swizzle` lowers to a mask, a shift and an XOR.
+    /// Index ops beyond the row-major `i·C + j`: `lego.swizzle` lowers to a mask, a shift and an XOR; two of them
+    /// to twice that.
     fn extra_ops(self) -> u64 {
         match self {
             Candidate::Pad(_) => 0,
             Candidate::Swizzle { .. } => 3,
+            Candidate::TwoSwizzles { .. } => 6,
         }
     }
 
@@ -103,8 +127,16 @@ impl Candidate {
                 cols + pad
             ),
             Candidate::Swizzle { b, m, s } => format!("XOR swizzle (B, M, S) = ({b}, {m}, {s}) on the flat index"),
+            Candidate::TwoSwizzles { low: (b0, m0, s0), high: (b1, m1, s1) } => {
+                format!("two XOR swizzles (B, M, S) = ({b0}, {m0}, {s0}) and ({b1}, {m1}, {s1}) on the flat index")
+            }
         }
     }
+}
+
+/// CuTe's `Swizzle<B, M, S>` of a flat index: bits `[M, M+B)` XOR bits `[M+S, M+S+B)`.
+fn swizzle(f: u64, b: u32, m: u32, s: u32) -> u64 {
+    f ^ (((f >> (m + s)) & ((1 << b) - 1)) << m)
 }
 
 fn swizzle_term(f: &Term, b: u32, m: u32, s: u32) -> Term {
@@ -138,6 +170,44 @@ pub fn candidates(rows: u64, cols: u64, element_bytes: u64, max_padding: u64) ->
     all
 }
 
+/// The bits of the flat element index that select the bank of its word: `[lo, hi)` (for 4-byte elements the
+/// index's low `log2(banks)` bits; for 2-byte ones bits 1 … log2(banks), bit 0 choosing the half of a word).
+fn bank_bits(element_bytes: u64, banks: u64) -> (u32, u32) {
+    let word_shift = element_bytes.trailing_zeros() as i64 - 2; // word = f · E / 4 = f << word_shift
+    let lo = (-word_shift).max(0);
+    let hi = (i64::from(banks.trailing_zeros()) - word_shift).max(0);
+    (lo as u32, hi as u32)
+}
+
+/// Pairs of XOR swizzles, searched only when no single candidate is conflict-free without extra memory (a pair
+/// costs twice the index ops of one swizzle, so it can only win on degree or memory). Bounded: each swizzle
+/// must change a bank bit of the flat index (one that changes none permutes words within their banks and cannot
+/// change a degree, so the pair would lose to its other half on index ops); the two target ranges are disjoint
+/// and neither swizzle reads the other's target bits (then they commute and the pair XORs both ranges at once).
+/// The lower target range comes first: each pair once, in a fixed order.
+pub fn pair_candidates(rows: u64, cols: u64, element_bytes: u64, banks: u64) -> Vec<Candidate> {
+    let (lo, hi) = bank_bits(element_bytes, banks);
+    let singles: Vec<(u32, u32, u32)> = candidates(rows, cols, element_bytes, 0)
+        .into_iter()
+        .filter_map(|c| match c {
+            Candidate::Swizzle { b, m, s } if m < hi && m + b > lo => Some((b, m, s)),
+            _ => None,
+        })
+        .collect();
+    let overlap = |a: (u32, u32), b: (u32, u32)| a.0 < b.1 && b.0 < a.1;
+    let mut pairs = Vec::new();
+    for &(b0, m0, s0) in &singles {
+        for &(b1, m1, s1) in &singles {
+            let (target0, target1) = ((m0, m0 + b0), (m1, m1 + b1));
+            let (source0, source1) = ((m0 + s0, m0 + s0 + b0), (m1 + s1, m1 + s1 + b1));
+            if target0.1 <= target1.0 && !overlap(source0, target1) && !overlap(source1, target0) {
+                pairs.push(Candidate::TwoSwizzles { low: (b0, m0, s0), high: (b1, m1, s1) });
+            }
+        }
+    }
+    pairs
+}
+
 /// A shared buffer and what the search needs of its accesses.
 struct Buffer<'c, 'a> {
     value: Value<'c, 'a>,
@@ -154,6 +224,8 @@ struct Buffer<'c, 'a> {
     /// The element counts of the vector accesses (none when every access is scalar): candidates must keep such
     /// chunks whole and aligned ([`keeps_vectors`]).
     vectors: Vec<u64>,
+    /// Per access: when a lane executes it (its `scf.if` guards).
+    active: Vec<Term>,
 }
 
 #[derive(Clone)]
@@ -272,6 +344,8 @@ pub fn keeps_vectors(candidate: Candidate, cols: u64, n: u64) -> bool {
     match candidate {
         Candidate::Pad(pad) => pad % n == 0,
         Candidate::Swizzle { m, .. } => (1u64 << m) >= n,
+        // Each swizzle keeps the chunks whole, so does the two applied one after the other.
+        Candidate::TwoSwizzles { low: (_, m0, _), high: (_, m1, _) } => (1u64 << m0) >= n && (1u64 << m1) >= n,
     }
 }
 
@@ -290,13 +364,16 @@ fn prove_vector_in_row(options: &VerifyOptions, j: &Term, n: u64, cols: u64, fac
     }
 }
 
-/// Indices of each access's lanes at each sample: `[access][sample] -> (warp addresses as (i, j) per lane)`.
-type Lanes = Vec<Vec<Vec<(u64, u64)>>>;
+/// Indices of each access's lanes at each sample: `[access][sample][lane]`, `None` for a lane its guards switch
+/// off.
+type Lanes = Vec<Vec<Vec<Option<(u64, u64)>>>>;
 
 fn sample_lanes(model: &LaneModel, buffer: &Buffer, samples: &[Point]) -> Result<Lanes, String> {
     let mut out = Vec::new();
-    for (i, j) in &buffer.indices {
-        let program = Program::new(&[i.clone(), j.clone()])?;
+    for ((i, j), active) in buffer.indices.iter().zip(&buffer.active) {
+        // Indices only where the lane is active: outside its guard an index may be undefined.
+        let zero = Term::index(0);
+        let program = Program::new(&[Term::select_lazy(active, i, &zero), Term::select_lazy(active, j, &zero), active.clone()])?;
         let mut per_sample = Vec::new();
         for point in samples {
             let warp = point.get(&model.warp_name).copied().unwrap_or(0);
@@ -313,8 +390,10 @@ fn sample_lanes(model: &LaneModel, buffer: &Buffer, samples: &[Point]) -> Result
                 }
                 inputs.insert(model.lane_name.clone(), SmtValue::Bits(lane));
                 let evaluation = program.run_named(&inputs);
-                match (evaluation.roots.first().and_then(|v| v.bits()), evaluation.roots.get(1).and_then(|v| v.bits())) {
-                    (Some(i), Some(j)) if evaluation.undefined.is_none() => lanes.push((i, j)),
+                let root = |k: usize| evaluation.roots.get(k).and_then(|v| v.bits());
+                match (root(0), root(1), root(2)) {
+                    (_, _, Some(0)) if evaluation.undefined.is_none() => lanes.push(None),
+                    (Some(i), Some(j), Some(_)) if evaluation.undefined.is_none() => lanes.push(Some((i, j))),
                     _ => return Err(format!("the index of lane {lane} is undefined")),
                 }
             }
@@ -325,15 +404,48 @@ fn sample_lanes(model: &LaneModel, buffer: &Buffer, samples: &[Point]) -> Result
     Ok(out)
 }
 
-/// Max sampled degree of `candidate` over the buffer's accesses.
-fn sampled_degree(buffer: &Buffer, lanes: &Lanes, candidate: Candidate, banks: u64) -> u64 {
+/// The bank-conflict degree of one request, as `memcost::bank_conflict_degree_of_lanes` counts it (the unit
+/// test `fast_degree_is_memcost` checks they agree), without its maps: the search evaluates thousands of
+/// candidates on every sampled request. `pairs` is scratch space.
+fn fast_degree(addresses: &[Option<u64>], bytes: u64, banks: u64, per_phase: usize, pairs: &mut Vec<(u64, u64)>) -> u64 {
     let mut worst = 0;
+    for phase in addresses.chunks(per_phase.max(1)) {
+        pairs.clear();
+        for &address in phase.iter().flatten() {
+            let last = address.saturating_add(bytes - 1);
+            for word in address / memcost::BANK_WORD_BYTES..=last / memcost::BANK_WORD_BYTES {
+                pairs.push((word % banks, word));
+            }
+        }
+        pairs.sort_unstable();
+        pairs.dedup();
+        let mut run = 0;
+        let mut bank = None;
+        for &(b, _) in pairs.iter() {
+            run = if bank == Some(b) { run + 1 } else { 1 };
+            bank = Some(b);
+            worst = worst.max(run);
+        }
+    }
+    worst
+}
+
+/// Max sampled degree of `candidate` over the buffer's accesses; stops early once it exceeds `cutoff` (the
+/// candidate then cannot be the least).
+fn sampled_degree(buffer: &Buffer, lanes: &Lanes, candidate: Candidate, banks: u64, cutoff: Option<u64>) -> u64 {
+    let mut worst = 0;
+    let mut addresses = Vec::with_capacity(am::WARP as usize);
+    let mut pairs = Vec::with_capacity(4 * am::WARP as usize);
     for (access, samples) in buffer.accesses.iter().zip(lanes) {
+        let Ok(per_phase) = memcost::lanes_per_phase(access.bytes()) else { continue };
         for warp in samples {
-            let addresses: Vec<u64> =
-                warp.iter().map(|(i, j)| candidate.offset(buffer.cols, *i, *j).wrapping_mul(buffer.element_bytes)).collect();
-            if let Ok(cost) = memcost::bank_conflict_degree(&addresses, access.bytes(), banks) {
-                worst = worst.max(cost.degree);
+            addresses.clear();
+            addresses.extend(
+                warp.iter().map(|lane| lane.map(|(i, j)| candidate.offset(buffer.cols, i, j).wrapping_mul(buffer.element_bytes))),
+            );
+            worst = worst.max(fast_degree(&addresses, access.bytes(), banks, per_phase, &mut pairs));
+            if cutoff.is_some_and(|cutoff| worst > cutoff) {
+                return worst;
             }
         }
     }
@@ -348,41 +460,65 @@ struct Choice {
     considered: usize,
     /// Candidates dropped because they would split or misalign a vector access.
     rejected: usize,
+    /// Whether pairs of swizzles were among the candidates.
+    with_pairs: bool,
     unproved: Option<String>,
 }
 
 impl ChooseSmemLayout {
     fn choose(&self, options: &VerifyOptions, model: &LaneModel, buffer: &Buffer, facts: &[Term]) -> Result<Choice, String> {
-        let all: Vec<Candidate> = candidates(buffer.rows, buffer.cols, buffer.element_bytes, self.max_padding)
-            .into_iter()
-            .filter(|candidate| buffer.vectors.iter().all(|n| keeps_vectors(*candidate, buffer.cols, *n)))
-            .collect();
+        // Vector accesses: only the candidates that keep each one contiguous and equally aligned (keeps_vectors).
+        let keeps = |candidate: &Candidate| buffer.vectors.iter().all(|n| keeps_vectors(*candidate, buffer.cols, *n));
+        let singles = candidates(buffer.rows, buffer.cols, buffer.element_bytes, self.max_padding);
+        let pair_list = pair_candidates(buffer.rows, buffer.cols, buffer.element_bytes, self.banks);
+        let mut all: Vec<Candidate> = singles.iter().copied().filter(|c| keeps(c)).collect();
+        let pairs: Vec<Candidate> = pair_list.iter().copied().filter(|c| keeps(c)).collect();
+        let (rejected_singles, rejected_pairs) = (singles.len() - all.len(), pair_list.len() - pairs.len());
+        let mut with_pairs = false;
         let mut samples: Vec<Point> = (0..model.warps()).map(|w| [(model.warp_name.clone(), w)].into_iter().collect()).collect();
         // Exact degrees found so far (candidate index → degree).
         let mut exact: BTreeMap<usize, (u64, Option<String>)> = BTreeMap::new();
         let mut original_degree = None;
         for _round in 0..64 {
             let lanes = sample_lanes(model, buffer, &samples)?;
-            let key = |index: usize, candidate: Candidate| {
-                let degree = match exact.get(&index) {
-                    Some((degree, _)) => *degree,
-                    None => sampled_degree(buffer, &lanes, candidate, self.banks),
-                };
-                (degree, candidate.extra_elements(buffer.rows), candidate.extra_ops(), index)
+            // The least key (degree, extra elements, extra ops, index); a candidate whose degree already exceeds
+            // the best one's is not evaluated further.
+            let rank = |all: &[Candidate]| -> Option<(u64, u64, u64, usize)> {
+                let mut best: Option<(u64, u64, u64, usize)> = None;
+                for (index, candidate) in all.iter().enumerate() {
+                    let degree = match exact.get(&index) {
+                        Some((degree, _)) => *degree,
+                        None => sampled_degree(buffer, &lanes, *candidate, self.banks, best.map(|b| b.0)),
+                    };
+                    let key = (degree, candidate.extra_elements(buffer.rows), candidate.extra_ops(), index);
+                    if best.map_or(true, |b| key < b) {
+                        best = Some(key);
+                    }
+                }
+                best
             };
-            let (degree, _, _, best) = all.iter().enumerate().map(|(index, c)| key(index, *c)).min().ok_or("no candidate")?;
+            let mut ranked = rank(&all).ok_or("no candidate")?;
+            // A pair can only win on degree or memory: search them once the best single candidate is neither
+            // conflict-free nor free of extra memory.
+            if !with_pairs && !pairs.is_empty() && (ranked.0 > 1 || ranked.1 > 0) {
+                with_pairs = true;
+                all.extend(pairs.iter().copied());
+                ranked = rank(&all).ok_or("no candidate")?;
+            }
+            let (degree, _, _, best) = ranked;
             if let Some((proved, unproved)) = exact.get(&best) {
                 let original = match exact.get(&0) {
                     Some((d, _)) => *d,
-                    None => original_degree.unwrap_or(key(0, all[0]).0),
+                    None => original_degree.unwrap_or_else(|| sampled_degree(buffer, &lanes, all[0], self.banks, None)),
                 };
-                let rejected = candidates(buffer.rows, buffer.cols, buffer.element_bytes, self.max_padding).len() - all.len();
+                let rejected = rejected_singles + if with_pairs { rejected_pairs } else { 0 };
                 return Ok(Choice {
                     candidate: all[best],
                     degree: *proved,
                     original_degree: original,
                     considered: all.len(),
                     rejected,
+                    with_pairs,
                     unproved: unproved.clone(),
                 });
             }
@@ -390,10 +526,10 @@ impl ChooseSmemLayout {
             let candidate = all[best];
             let mut worst = 0;
             let mut unproved = None;
-            for (access, (i, j)) in buffer.accesses.iter().zip(&buffer.indices) {
+            for ((access, (i, j)), active) in buffer.accesses.iter().zip(&buffer.indices).zip(&buffer.active) {
                 let offset = candidate.term(buffer.cols, i, j);
                 let address = offset.mul(&Term::index(buffer.element_bytes));
-                let cost = am::shared_degree(options, model, &address, facts, access.bytes(), self.banks)?;
+                let cost = am::shared_degree(options, model, &address, active, facts, access.bytes(), self.banks)?;
                 if cost.degree > degree {
                     samples.push(cost.point.clone());
                 }
@@ -418,10 +554,7 @@ fn prove_bijective(options: &VerifyOptions, candidate: Candidate, rows: u64, col
     let c = Term::index;
     let f = candidate.term(cols, &i, &j);
     let pitch = candidate.pitch(cols);
-    let unswizzled = match candidate {
-        Candidate::Pad(_) => f.clone(),
-        Candidate::Swizzle { b, m, s } => swizzle_term(&f, b, m, s),
-    };
+    let unswizzled = candidate.unswizzle_term(&f);
     let goal = f
         .ult(&c(rows * pitch))
         .and(&unswizzled.udiv(&c(pitch)).eq(&i))
@@ -434,17 +567,26 @@ fn prove_bijective(options: &VerifyOptions, candidate: Candidate, rows: u64, col
     }
 }
 
-/// The new layout op's text (one `%l = ...` line inside a function), every op at `loc`.
+/// The new layout ops' text (lines inside a function; the last defines the layout), every op at `loc`.
 fn layout_text(candidate: Candidate, rows: u64, cols: u64, loc: &str) -> String {
     match candidate {
         Candidate::Pad(pad) => format!("%l = lego.row [{rows}, {}] : !lego.layout {loc}", cols + pad),
         Candidate::Swizzle { b, m, s } => {
             format!("%l = lego.swizzle bits {b} base {m} shift {s} dims [{rows}, {cols}] : !lego.layout {loc}")
         }
+        // compose(outer, inner) applies `inner` first: the low swizzle over the tile's [R, C], then the high one
+        // over the flat [R·C] (the flat index read as a 1-D position: no re-linearization).
+        Candidate::TwoSwizzles { low: (b0, m0, s0), high: (b1, m1, s1) } => format!(
+            "%low = lego.swizzle bits {b0} base {m0} shift {s0} dims [{rows}, {cols}] : !lego.layout {loc}\n\
+             %high = lego.swizzle bits {b1} base {m1} shift {s1} dims [{}] : !lego.layout {loc}\n\
+             %l = lego.compose %high, %low : !lego.layout {loc}",
+            rows * cols
+        ),
     }
 }
 
-/// Builds the candidate's layout op after `anchor` and returns its result.
+/// Builds the candidate's layout ops after `anchor` (in order, each op's operands mapped to the inserted
+/// copies) and returns the last one's result.
 fn insert_layout<'c, 'a>(anchor: OperationRef<'c, 'a>, text: &str) -> Result<Value<'c, 'a>, String> {
     let handle = crate::mlir_context::ContextHandle::of(&anchor);
     let custom = format!("func.func @__lego_choose_smem_layout() {{\n{text}\nreturn\n}}");
@@ -455,13 +597,33 @@ fn insert_layout<'c, 'a>(anchor: OperationRef<'c, 'a>, text: &str) -> Result<Val
     let function = module.body().first_operation().ok_or("empty module")?;
     let region = function.region(0).map_err(|e| e.to_string())?;
     let block = melior::ir::RegionLike::first_block(&region).ok_or("empty function")?;
-    let layout = block.first_operation().ok_or("empty function")?;
-    // SAFETY: `mlirOperationClone` returns a new, detached operation owned by the caller.
-    let owned = unsafe { Operation::from_raw(mlir_sys::mlirOperationClone(layout.to_raw())) };
     let parent = anchor.block().ok_or("the layout op is not in a block")?;
-    let inserted = parent.insert_operation_after(anchor, owned);
+    // Parsed result (by key) → its inserted copy.
+    let mut copies: HashMap<usize, Value<'c, 'a>> = HashMap::new();
+    let mut last: Option<Value<'c, 'a>> = None;
+    let mut after = anchor;
+    let mut next = block.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        if op_name(&op) == "func.return" {
+            break;
+        }
+        // SAFETY: `mlirOperationClone` returns a new, detached operation owned by the caller.
+        let owned = unsafe { Operation::from_raw(mlir_sys::mlirOperationClone(op.to_raw())) };
+        let inserted = parent.insert_operation_after(after, owned);
+        for (k, operand) in op.operands().enumerate() {
+            let copy = copies.get(&value_key(operand)).ok_or("a generated layout op uses a value from outside")?;
+            unsafe { mlir_sys::mlirOperationSetOperand(inserted.to_raw(), k as isize, copy.to_raw()) };
+        }
+        let result: Value<'c, 'a> = inserted.result(0).map(Into::into).map_err(|e| e.to_string())?;
+        if let Ok(parsed) = op.result(0) {
+            copies.insert(value_key(parsed.into()), result);
+        }
+        last = Some(result);
+        after = inserted;
+    }
     drop(module);
-    inserted.result(0).map(Into::into).map_err(|e| e.to_string())
+    last.ok_or_else(|| "no layout op was generated".to_string())
 }
 
 fn set_type(value: Value, text: &str) -> Result<(), String> {
@@ -582,12 +744,17 @@ impl LegoPass for ChooseSmemLayout {
                 let (layout_op, rows, cols) = (tiles[0].layout_op, tiles[0].rows, tiles[0].cols);
                 let element_type = am::memref_element(&first.buffer).unwrap_or_else(|| "f32".into());
                 let mut indices = Vec::new();
+                let mut active = Vec::new();
                 let mut failure = None;
-                for tile in &tiles {
+                for (tile, access) in tiles.iter().zip(&group) {
                     let terms: Result<Vec<Term>, String> =
                         tile.indices.iter().map(|value| model.encoder.encode(*value).map_err(|e| e.message)).collect();
                     match terms {
                         Ok(terms) => indices.push((terms[0].clone(), terms[1].clone())),
+                        Err(why) => failure = Some(why),
+                    }
+                    match model.active(access) {
+                        Ok(guard) => active.push(guard),
                         Err(why) => failure = Some(why),
                     }
                 }
@@ -604,9 +771,12 @@ impl LegoPass for ChooseSmemLayout {
                 vectors.sort_unstable();
                 vectors.dedup();
                 let mut split = None;
-                for (access, (_, j)) in group.iter().zip(&indices) {
+                for ((access, (_, j)), guard) in group.iter().zip(&indices).zip(&active) {
                     if access.elements > 1 {
-                        if let Err(why) = prove_vector_in_row(&options, j, access.elements, cols, &facts) {
+                        // Only where the access runs (its scf.if guards).
+                        let mut when = facts.clone();
+                        when.push(guard.clone());
+                        if let Err(why) = prove_vector_in_row(&options, j, access.elements, cols, &when) {
                             split = Some(format!("its vector access at {} may leave its row: {why}", am::location_text(access.op.location())));
                             break;
                         }
@@ -627,6 +797,7 @@ impl LegoPass for ChooseSmemLayout {
                     vias: tiles.iter().map(|t| t.via).collect(),
                     indices,
                     vectors: vectors.clone(),
+                    active,
                 };
                 let choice = match self.choose(&options, &model, &buffer, &facts) {
                     Ok(choice) => choice,
@@ -658,7 +829,7 @@ impl LegoPass for ChooseSmemLayout {
                 };
                 let message = format!(
                     "lego-choose-smem-layout: {rows}×{cols} {} tile, {} accesses: chose {what}: {} (was {}), {extra} extra bytes, {} extra index ops; \
-                     {} candidates (original, paddings, XOR swizzles) ranked by degree, then extra memory, then index ops{rejected}; \
+                     {} candidates (original, paddings, XOR swizzles{}) ranked by degree, then extra memory, then index ops{rejected}; \
                      bijective (Z3); {proved}",
                     buffer.element_type,
                     group.len(),
@@ -666,6 +837,7 @@ impl LegoPass for ChooseSmemLayout {
                     degree_words(choice.original_degree),
                     choice.candidate.extra_ops(),
                     choice.considered,
+                    if choice.with_pairs { ", pairs of XOR swizzles" } else { "" },
                 );
                 diagnostics::remark(at, &message);
                 rows_json.push(format!(
@@ -719,11 +891,11 @@ mod tests {
 
     #[test]
     fn keeps_vectors_is_exactly_the_candidates_that_keep_chunks_whole() {
-        // Brute force over a 32×64 tile (2-byte elements: paddings of 2, 4, …, 16): a candidate keeps vector
+        // Brute force over a 32×64 tile (2-byte elements: paddings of 2, 4, …, 16; pairs of swizzles): a candidate keeps vector
         // accesses of n elements iff every chunk (i, j … j + n − 1), j a multiple of n, lands on n consecutive
         // offsets starting at one ≡ the original's modulo n.
         for n in [2u64, 4, 8] {
-            for candidate in candidates(32, 64, 2, 8) {
+            for candidate in candidates(32, 64, 2, 8).into_iter().chain(pair_candidates(32, 64, 2, 32)) {
                 let whole = (0..32).all(|i| {
                     (0..64).step_by(n as usize).all(|j| {
                         let start = candidate.offset(64, i, j);
@@ -732,6 +904,52 @@ mod tests {
                 });
                 assert_eq!(keeps_vectors(candidate, 64, n), whole, "{candidate:?}, n = {n}");
             }
+        }
+    }
+
+    #[test]
+    fn pairs_are_bijective_natively_and_commute() {
+        // Every pair of the fp16 64×64 tile maps it one-to-one, and applying the two swizzles in either order gives
+        // the same map (disjoint targets, neither reading the other's target).
+        let pairs = pair_candidates(64, 64, 2, 32);
+        assert!(!pairs.is_empty());
+        for candidate in pairs.iter().step_by(7) {
+            let Candidate::TwoSwizzles { low: (b0, m0, s0), high: (b1, m1, s1) } = *candidate else { panic!("{candidate:?}") };
+            let mut seen = std::collections::HashSet::new();
+            for f in 0..4096u64 {
+                let (i, j) = (f / 64, f % 64);
+                let g = candidate.offset(64, i, j);
+                assert_eq!(g, swizzle(swizzle(f, b1, m1, s1), b0, m0, s0), "{candidate:?}");
+                assert!(g < 4096 && seen.insert(g), "{candidate:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn bank_bits_of_the_flat_index() {
+        assert_eq!(bank_bits(4, 32), (0, 5));
+        assert_eq!(bank_bits(2, 32), (1, 6));
+        assert_eq!(bank_bits(1, 32), (2, 7));
+        assert_eq!(bank_bits(8, 32), (0, 4));
+    }
+
+    #[test]
+    fn fast_degree_is_memcost() {
+        // Pseudo-random requests (a fixed LCG: deterministic) with inactive lanes, every access width.
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            state >> 33
+        };
+        let mut pairs = Vec::new();
+        for round in 0..2000 {
+            let bytes = [1u64, 2, 4, 8, 16][round % 5];
+            let spread = [64u64, 512, 4096][round % 3];
+            let lanes: Vec<Option<u64>> =
+                (0..32).map(|_| if next() % 5 == 0 { None } else { Some((next() % spread) / bytes * bytes) }).collect();
+            let per_phase = memcost::lanes_per_phase(bytes).unwrap();
+            let expected = memcost::bank_conflict_degree_of_lanes(&lanes, bytes, 32).unwrap().degree;
+            assert_eq!(fast_degree(&lanes, bytes, 32, per_phase, &mut pairs), expected, "{lanes:?} {bytes}");
         }
     }
 

@@ -17,8 +17,11 @@
 // no extra memory is Swizzle<3, 3, 3> (f bits 3..5 ^= row bits 0..2: rows l, l + 8, l + 16, l + 24 share a bank).
 // Candidates: 1 original + 8 paddings (2, 4, …, 16 halves) + 125 swizzles ((B, M, S), S ≥ B, M + S + B ≤ 11 for
 // 2048 = 2^11 elements); rejected: 75 swizzles with M < 3 and the 6 paddings of 2, 4, 6, 10, 12, 14 halves: 81,
-// leaving 53.
-// REMARK: remark: lego-choose-smem-layout: 32×64 f16 tile, 2 accesses: chose XOR swizzle (B, M, S) = (3, 3, 3) on the flat index: 4-way bank conflict (was 32-way bank conflict), 0 extra bytes, 3 extra index ops; 53 candidates (original, paddings, XOR swizzles) ranked by degree, then extra memory, then index ops (81 more rejected: they would split or misalign a vector access of 8 elements: XOR swizzles with 2^M < 8, paddings not a multiple of 8 elements); bijective (Z3)
+// leaving 53. No single candidate being conflict-free, the pairs of swizzles are searched too: 1668 pairs (each
+// target range meeting the bank bits [1, 6) of f, the lower range first, disjoint, neither reading the other's
+// target), of which 184 have both M ≥ 3 (counted by enumerating that rule independently): 237 searched, 81 + 1484 =
+// 1565 rejected. With M ≥ 3 only the 3 bank bits 3..5 of f can move: no pair beats 4-way either.
+// REMARK: remark: lego-choose-smem-layout: 32×64 f16 tile, 2 accesses: chose XOR swizzle (B, M, S) = (3, 3, 3) on the flat index: 4-way bank conflict (was 32-way bank conflict), 0 extra bytes, 3 extra index ops; 237 candidates (original, paddings, XOR swizzles, pairs of XOR swizzles) ranked by degree, then extra memory, then index ops (1565 more rejected: they would split or misalign a vector access of 8 elements: XOR swizzles with 2^M < 8, paddings not a multiple of 8 elements); bijective (Z3)
 // REMARK: remark: shared store of 16 bytes per lane: conflict-free
 // REMARK: remark: shared load of 4 bytes per lane: 4-way bank conflict
 // CHECK-LABEL: func.func @vector_store_rejects_splitting

@@ -76,8 +76,16 @@ pub fn lanes_per_phase(access_bytes: u64) -> Result<usize> {
 }
 
 /// The bank-conflict degree of one warp request: lane `i` accesses `access_bytes` bytes at byte address
-/// `byte_addrs[i]` (inactive lanes are simply absent). `banks` is the number of 4-byte banks (32 on NVIDIA).
+/// `byte_addrs[i]` (every lane of the slice is active). `banks` is the number of 4-byte banks (32 on NVIDIA).
 pub fn bank_conflict_degree(byte_addrs: &[u64], access_bytes: u64, banks: u64) -> Result<BankConflicts> {
+    let lanes: Vec<Option<u64>> = byte_addrs.iter().copied().map(Some).collect();
+    bank_conflict_degree_of_lanes(&lanes, access_bytes, banks)
+}
+
+/// The same for a request some of whose lanes are inactive (`None`: a lane whose guard is false accesses
+/// nothing). Lane `i` stays in phase `i / lanes_per_phase` whatever the other lanes do: the hardware splits a
+/// wide request by lane number, not by the active lanes' rank.
+pub fn bank_conflict_degree_of_lanes(byte_addrs: &[Option<u64>], access_bytes: u64, banks: u64) -> Result<BankConflicts> {
     if banks == 0 {
         return Err(AlgebraError::MemoryModel("bank count must be at least 1".to_string()));
     }
@@ -87,7 +95,8 @@ pub fn bank_conflict_degree(byte_addrs: &[u64], access_bytes: u64, banks: u64) -
     for (phase, lanes) in byte_addrs.chunks(per_phase).enumerate() {
         // bank -> (distinct word -> lowest lane touching it)
         let mut by_bank: BTreeMap<u64, BTreeMap<u64, usize>> = BTreeMap::new();
-        for (offset, &addr) in lanes.iter().enumerate() {
+        for (offset, addr) in lanes.iter().enumerate() {
+            let Some(addr) = *addr else { continue };
             let lane = phase * per_phase + offset;
             let last = addr.checked_add(access_bytes - 1).ok_or_else(|| {
                 AlgebraError::MemoryModel(format!("lane {lane}: byte address {addr} overflows"))
@@ -186,6 +195,21 @@ mod tests {
         assert_eq!(sectors_per_request(&lanes(|t| t * 1024), 4).unwrap(), (32, 4));
         // Misaligned contiguous run: 128 bytes from byte 16 span 5 sectors.
         assert_eq!(sectors_per_request(&lanes(|t| 16 + t * 4), 4).unwrap(), (5, 4));
+    }
+
+    #[test]
+    fn inactive_lanes_access_nothing_and_keep_the_phases() {
+        // Column of an unpadded fp32 tile with only the even lanes active: 16 words in bank 0, 16-way.
+        let even: Vec<Option<u64>> = (0..32).map(|t| (t % 2 == 0).then_some(t * 128)).collect();
+        let r = bank_conflict_degree_of_lanes(&even, 4, 32).unwrap();
+        assert_eq!((r.degree, r.witness), (16, Some((0, 2))));
+        // 16-byte accesses, lanes 0 and 8 at words 0 and 32: different phases (0 and 1), so conflict-free even
+        // with lanes 1..7 inactive; packing the active lanes would have put them in one phase (2-way).
+        let mut wide = vec![None; 32];
+        wide[0] = Some(0);
+        wide[8] = Some(128);
+        assert_eq!(bank_conflict_degree_of_lanes(&wide, 16, 32).unwrap().degree, 1);
+        assert_eq!(bank_conflict_degree_of_lanes(&[None; 32], 4, 32).unwrap().degree, 0);
     }
 
     #[test]

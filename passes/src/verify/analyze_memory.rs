@@ -14,8 +14,12 @@
 //! `d + 1` lanes of one phase can touch `d + 1` distinct words of one bank at any point; a model is a new point
 //! (evaluated again, so `d` grows), `unsat` proves `d` the maximum. `d = lanes per phase` needs no query.
 //!
-//! **Global memory**: the sectors per warp request against the ideal (`memcost::sectors_per_request`), evaluated
-//! for every warp of the block at the lowest uniform point (block 0, first iteration), not proved for all.
+//! **Global memory**: the sectors per warp request against the ideal (`memcost::sectors_per_request`), the
+//! maximum over all uniform values: proved by translation (every request is its warp's lowest one moved by whole
+//! sectors, one Z3 query) or, where that fails, searched like the degree (`s + 1` lanes touching `s + 1` sectors).
+//!
+//! **Guards**: an access inside `scf.if` is executed by the lanes whose conditions hold; the others access
+//! nothing (they are absent from the request, in the evaluation and in every query).
 
 use crate::{
     diagnostics,
@@ -281,6 +285,35 @@ impl<'c, 'a> LaneModel<'c, 'a> {
         }
     }
 
+    /// When a lane executes `access`: the conjunction of the conditions of the `scf.if` ops around it inside the
+    /// launch (the `then` region needs the condition, the `else` region its negation), `true` without guards.
+    /// Lazy (`select_lazy`), so an inner condition is only evaluated where the outer ones hold.
+    pub fn active(&mut self, access: &Access<'c, 'a>) -> Result<Term, String> {
+        let mut conditions = Vec::new();
+        let mut child = access.op;
+        while let Some(parent) = child.parent_operation() {
+            let name = op_name(&parent);
+            if name == "gpu.launch" {
+                break;
+            }
+            if name == "scf.if" {
+                let region = child.block().and_then(|block| block.parent_region()).map(|r| r.to_raw().ptr);
+                let then_region = parent.region(0).ok().map(|r| r.to_raw().ptr);
+                let condition = parent.operand(0).map_err(|_| "scf.if without a condition".to_string())?;
+                let term = self.encoder.encode_bool(condition).map_err(|e| e.message)?;
+                conditions.push(if region.is_some() && region == then_region { term } else { term.not() });
+            }
+            child = parent;
+        }
+        // `conditions` is innermost first: each one wraps the ones inside it, so a condition is only evaluated
+        // where the ones around it hold.
+        let mut active = Term::bool(true);
+        for condition in conditions {
+            active = if active.as_const() == Some(1) { condition } else { Term::select_lazy(&condition, &active, &Term::bool(false)) };
+        }
+        Ok(active)
+    }
+
     /// The facts every point must satisfy: the lane and warp ranges, loop ranges, block-id ranges, lego.assume.
     /// Fails when a fact other than the lane's own depends on the lane (a loop bound of the thread id: then the
     /// loop's iterations are not uniform over a warp).
@@ -320,8 +353,16 @@ pub fn row_major(shape: &[u64], indices: &[Term]) -> Term {
 /// A point: values of the uniform variables and the warp.
 pub type Point = HashMap<String, u64>;
 
-/// Byte addresses of every lane of the warp at `point` (inactive lanes absent).
-pub fn warp_addresses(program: &Program, point: &Point, model: &LaneModel, warp: u64) -> Result<Vec<u64>, String> {
+/// The program evaluating one request: root 0 the byte address (0 where the lane is inactive, so an address
+/// that is undefined outside its guard is not evaluated there), root 1 whether the lane is active.
+pub fn request_program(address: &Term, active: &Term) -> Result<Program, String> {
+    let guarded = if active.as_const() == Some(1) { address.clone() } else { Term::select_lazy(active, address, &Term::index(0)) };
+    Program::new(&[guarded, active.clone()])
+}
+
+/// Byte addresses of every lane of the warp at `point`, `None` for an inactive lane (its guard is false); lanes
+/// past the block's last thread are left out. `program` is a [`request_program`].
+pub fn warp_addresses(program: &Program, point: &Point, model: &LaneModel, warp: u64) -> Result<Vec<Option<u64>>, String> {
     let mut inputs: HashMap<String, SmtValue> = program
         .variables()
         .iter()
@@ -338,9 +379,10 @@ pub fn warp_addresses(program: &Program, point: &Point, model: &LaneModel, warp:
         if let Some(why) = evaluation.undefined {
             return Err(format!("the address of lane {lane} is undefined ({why})"));
         }
-        match evaluation.roots.first().and_then(|value| value.bits()) {
-            Some(bits) => addresses.push(bits),
-            None => return Err(format!("the address of lane {lane} is undefined")),
+        match (evaluation.roots.first().and_then(|value| value.bits()), evaluation.roots.get(1).and_then(|value| value.bits())) {
+            (_, Some(0)) => addresses.push(None),
+            (Some(bits), Some(_)) => addresses.push(Some(bits)),
+            _ => return Err(format!("the address of lane {lane} is undefined")),
         }
     }
     Ok(addresses)
@@ -405,24 +447,26 @@ pub struct SharedCost {
     pub point: Point,
 }
 
-/// Degree of the request whose byte address is `address` (a term of the lane, warp and uniform variables).
+/// Degree of the request whose byte address is `address` (a term of the lane, warp and uniform variables),
+/// executed by the lanes where `active` holds (its guards).
 pub fn shared_degree(
     options: &VerifyOptions,
     model: &LaneModel,
     address: &Term,
+    active: &Term,
     facts: &[Term],
     bytes: u64,
     banks: u64,
 ) -> Result<SharedCost, String> {
     let per_phase = memcost::lanes_per_phase(bytes).map_err(|e| e.to_string())?;
-    let program = Program::new(std::slice::from_ref(address))?;
+    let program = request_program(address, active)?;
     let Some(mut point) = first_point(options, facts)? else {
         return Ok(SharedCost { degree: 0, witness: None, lanes_per_phase: per_phase, at: Vec::new(), unproved: None, witness_words: None, point: Point::new() });
     };
     let evaluate = |point: &Point| -> Result<memcost::BankConflicts, String> {
         let warp = point.get(&model.warp_name).copied().unwrap_or(0);
         let addresses = warp_addresses(&program, point, model, warp)?;
-        memcost::bank_conflict_degree(&addresses, bytes, banks).map_err(|e| e.to_string())
+        memcost::bank_conflict_degree_of_lanes(&addresses, bytes, banks).map_err(|e| e.to_string())
     };
     let mut best = evaluate(&point)?;
     // Every other warp of the lowest point too: cheap, and usually where the worst request is.
@@ -440,7 +484,7 @@ pub fn shared_degree(
     let max = if banks >= 4 { per_phase as u64 } else { u64::MAX };
     let mut unproved = None;
     while best.degree < max {
-        let query = slot_query(model, address, facts, best.degree + 1, bytes, banks, per_phase);
+        let query = slot_query(model, address, active, facts, best.degree + 1, bytes, banks, per_phase);
         match exists(options, &query) {
             Exists::None => break,
             Exists::Unknown(why) => {
@@ -458,7 +502,7 @@ pub fn shared_degree(
             }
         }
     }
-    let names: Vec<String> = address.variables().into_iter().map(|(name, _)| name).filter(|name| *name != model.lane_name).collect();
+    let names = uniform_names(model, address, active);
     let mut at: Vec<(String, u64)> = names.iter().map(|name| (name.clone(), point.get(name).copied().unwrap_or(0))).collect();
     if model.warps() <= 1 {
         // One warp per block: nothing to say about which.
@@ -468,7 +512,7 @@ pub fn shared_degree(
         let warp = point.get(&model.warp_name).copied().unwrap_or(0);
         let addresses = warp_addresses(&program, &point, model, warp).ok()?;
         let words = |lane: usize| -> Option<std::ops::RangeInclusive<u64>> {
-            let address = *addresses.get(lane)?;
+            let address = (*addresses.get(lane)?)?;
             Some(address / memcost::BANK_WORD_BYTES..=(address + bytes - 1) / memcost::BANK_WORD_BYTES)
         };
         let (words_a, words_b) = (words(a)?, words(b)?);
@@ -477,8 +521,21 @@ pub fn shared_degree(
     Ok(SharedCost { degree: best.degree, witness: best.witness, lanes_per_phase: per_phase, at, unproved, witness_words, point })
 }
 
-/// Facts saying: `k` lanes of one phase of one warp touch `k` distinct 4-byte words of one bank.
-fn slot_query(model: &LaneModel, address: &Term, facts: &[Term], k: u64, bytes: u64, banks: u64, per_phase: usize) -> Vec<Term> {
+/// The variables of a request other than the lane (the uniform ones and the warp): the address's, then the
+/// guards'.
+fn uniform_names(model: &LaneModel, address: &Term, active: &Term) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for (name, _) in address.variables().into_iter().chain(active.variables()) {
+        if name != model.lane_name && !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names
+}
+
+/// Facts saying: `k` active lanes of one phase of one warp touch `k` distinct 4-byte words of one bank.
+#[allow(clippy::too_many_arguments)]
+fn slot_query(model: &LaneModel, address: &Term, active: &Term, facts: &[Term], k: u64, bytes: u64, banks: u64, per_phase: usize) -> Vec<Term> {
     let c = Term::index;
     let mut query: Vec<Term> = facts.to_vec();
     let mut first: Option<(Term, Term)> = None; // (lane, word) of slot 0
@@ -489,6 +546,7 @@ fn slot_query(model: &LaneModel, address: &Term, facts: &[Term], k: u64, bytes: 
         query.extend(model.lane_facts(&lane));
         let map: HashMap<String, Term> = [(model.lane_name.clone(), lane.clone())].into_iter().collect();
         let byte = address.substitute(&map);
+        query.push(active.substitute(&map));
         query.push(byte.udiv(&c(4)).ule(&word));
         query.push(word.ule(&byte.add(&c(bytes - 1)).udiv(&c(4))));
         match &first {
@@ -506,27 +564,199 @@ fn slot_query(model: &LaneModel, address: &Term, facts: &[Term], k: u64, bytes: 
     query
 }
 
-/// Sectors per warp request of a global access, over every warp at the lowest point: `(sectors, ideal, warp)`
-/// of the worst warp.
-pub fn global_sectors(options: &VerifyOptions, model: &LaneModel, address: &Term, facts: &[Term], bytes: u64) -> Result<Option<(u64, u64)>, String> {
-    let program = Program::new(std::slice::from_ref(address))?;
-    let Some(point) = first_point(options, facts)? else { return Ok(None) };
-    let mut worst: Option<(u64, u64)> = None;
+/// The sectors of the worst request of one global access, over every block, warp and loop iteration.
+#[derive(Clone, Debug)]
+pub struct GlobalCost {
+    /// The most 32-byte sectors one warp request touches.
+    pub sectors: u64,
+    /// The fewest sectors that could hold that request's distinct bytes.
+    pub ideal: u64,
+    /// When `sectors > ideal`: the lowest lanes touching the lowest and the highest sector of the request, with
+    /// their byte addresses.
+    pub witness: Option<((usize, u64), (usize, u64))>,
+    /// The point of the worst request (uniform variables of the address and guards, and the warp).
+    pub at: Vec<(String, u64)>,
+    /// `None`: proved the maximum over all points; `Some(why)`: a lower bound only.
+    pub unproved: Option<String>,
+    /// Proved by translation: every request is the lowest point's request of its warp moved by whole sectors.
+    pub translated: bool,
+}
+
+/// `(sectors, ideal)` of one request (inactive lanes access nothing).
+fn request_sectors(addresses: &[Option<u64>], bytes: u64) -> Result<(u64, u64), String> {
+    let active: Vec<u64> = addresses.iter().flatten().copied().collect();
+    memcost::sectors_per_request(&active, bytes).map_err(|e| e.to_string())
+}
+
+/// Sectors per warp request of a global access whose byte address is `address`, executed where `active` holds:
+/// the maximum over every block, warp and loop iteration, proved with Z3.
+///
+/// Every warp is evaluated at the lowest point (block 0, first iteration). Then one query asks whether some
+/// point is *not* its warp's lowest request moved by a whole number of sectors — the same lanes active, and the
+/// same shift `δ ≡ 0 (mod 32)` of every active lane's address. `unsat` proves that every request has the sector
+/// count of its warp's lowest one (a translation by whole sectors maps sectors one to one). Otherwise (an
+/// alignment that depends on the block id, a guard that depends on the iteration) the count is searched like the
+/// bank-conflict degree: Z3 is asked for `s + 1` active lanes touching `s + 1` distinct sectors until `unsat`.
+pub fn global_sectors(
+    options: &VerifyOptions,
+    model: &LaneModel,
+    address: &Term,
+    active: &Term,
+    facts: &[Term],
+    bytes: u64,
+) -> Result<Option<GlobalCost>, String> {
+    let program = request_program(address, active)?;
+    let Some(base) = first_point(options, facts)? else { return Ok(None) };
+    let evaluate = |point: &Point| -> Result<(u64, u64), String> {
+        let warp = point.get(&model.warp_name).copied().unwrap_or(0);
+        request_sectors(&warp_addresses(&program, point, model, warp)?, bytes)
+    };
+    // Worse: more sectors, then further from the ideal.
+    let worse = |a: (u64, u64), b: (u64, u64)| (a.0, a.0.saturating_sub(a.1)) > (b.0, b.0.saturating_sub(b.1));
+    let mut best = (0, 0);
+    let mut point = base.clone();
     for warp in 0..model.warps() {
-        let addresses = warp_addresses(&program, &point, model, warp)?;
-        let (sectors, ideal) = memcost::sectors_per_request(&addresses, bytes).map_err(|e| e.to_string())?;
-        if worst.map_or(true, |(s, i)| sectors * i.max(1) > s * ideal.max(1)) {
-            worst = Some((sectors, ideal));
+        let mut other = base.clone();
+        other.insert(model.warp_name.clone(), warp);
+        let cost = evaluate(&other)?;
+        if warp == 0 || worse(cost, best) {
+            best = cost;
+            point = other;
         }
     }
-    Ok(worst)
+    let names = uniform_names(model, address, active);
+    let mut translated = false;
+    let mut unproved = None;
+    let translation = translation_query(model, address, active, facts, &names, &base);
+    match translation.map(|query| exists(options, &query)) {
+        None => {}
+        Some(Exists::None) => translated = true,
+        Some(Exists::Unknown(why)) => unproved = Some(why),
+        Some(Exists::Found(found)) => {
+            let cost = evaluate(&found)?;
+            if worse(cost, best) {
+                best = cost;
+                point = found;
+            }
+        }
+    }
+    if !translated {
+        // A lane's bytes lie in one sector unless its access can cross a sector boundary.
+        let crossing = bytes > 1 && {
+            let lane = &model.lane;
+            let mut query = facts.to_vec();
+            query.push(active.clone());
+            query.push(address.udiv(&Term::index(memcost::SECTOR_BYTES)).ne(&address.add(&Term::index(bytes - 1)).udiv(&Term::index(memcost::SECTOR_BYTES))));
+            query.extend(model.lane_facts(lane));
+            !matches!(exists(options, &query), Exists::None)
+        };
+        let lanes = WARP.min(model.threads.threads());
+        let max = if crossing { 2 * lanes } else { lanes };
+        unproved = None;
+        while best.0 < max {
+            match exists(options, &sector_slot_query(model, address, active, facts, best.0 + 1, bytes)) {
+                Exists::None => break,
+                Exists::Unknown(why) => {
+                    unproved = Some(why);
+                    break;
+                }
+                Exists::Found(found) => {
+                    let cost = evaluate(&found)?;
+                    if cost.0 <= best.0 {
+                        unproved = Some("Z3's model did not reproduce a request with more sectors".into());
+                        break;
+                    }
+                    best = cost;
+                    point = found;
+                }
+            }
+        }
+    }
+    if best.0 == 0 {
+        return Ok(None);
+    }
+    let mut at: Vec<(String, u64)> = names.iter().map(|name| (name.clone(), point.get(name).copied().unwrap_or(0))).collect();
+    if model.warps() <= 1 {
+        at.retain(|(name, _)| *name != model.warp_name);
+    }
+    let witness = if best.0 > best.1 {
+        let warp = point.get(&model.warp_name).copied().unwrap_or(0);
+        let addresses = warp_addresses(&program, &point, model, warp)?;
+        let sector = |address: u64| address / memcost::SECTOR_BYTES;
+        let last_sector = |address: u64| (address + bytes - 1) / memcost::SECTOR_BYTES;
+        let lowest = addresses.iter().enumerate().filter_map(|(lane, a)| a.map(|a| (sector(a), lane, a))).min();
+        let highest = addresses.iter().enumerate().filter_map(|(lane, a)| a.map(|a| (std::cmp::Reverse(last_sector(a)), lane, a))).min();
+        lowest.zip(highest).map(|((_, la, aa), (_, lb, ab))| ((la, aa), (lb, ab)))
+    } else {
+        None
+    };
+    Ok(Some(GlobalCost { sectors: best.0, ideal: best.1, witness, at, unproved, translated }))
+}
+
+/// Facts saying: at some point, two lanes `a` and `b` of a warp show that the request is not the request at
+/// `base` (the same warp, every other variable in `names` at its `base` value) moved by whole sectors — a lane
+/// active at one point and not the other, or active lanes shifted by different amounts or by a shift that is
+/// not a multiple of 32 bytes.
+/// `None` when a variable is a float (no translation argument: the caller searches).
+fn translation_query(model: &LaneModel, address: &Term, active: &Term, facts: &[Term], names: &[String], base: &Point) -> Option<Vec<Term>> {
+    let c = Term::index;
+    let widths: HashMap<String, lego_smt::Sort> = address.variables().into_iter().chain(active.variables()).collect();
+    let mut at_base: HashMap<String, Term> = HashMap::new();
+    for name in names.iter().filter(|name| **name != model.warp_name) {
+        let width = match widths.get(name) {
+            Some(lego_smt::Sort::Bits(width)) => *width,
+            _ => return None,
+        };
+        at_base.insert(name.clone(), Term::constant(base.get(name).copied().unwrap_or(0), width));
+    }
+    let mut query = facts.to_vec();
+    let mut shifted = Vec::new();
+    for slot in ["a", "b"] {
+        let lane = Term::index_var(format!("{}@{slot}", model.lane_name));
+        query.extend(model.lane_facts(&lane));
+        let here: HashMap<String, Term> = [(model.lane_name.clone(), lane.clone())].into_iter().collect();
+        let mut there = at_base.clone();
+        there.insert(model.lane_name.clone(), lane);
+        let (on, on_base) = (active.substitute(&here), active.substitute(&there));
+        let shift = address.substitute(&here).sub(&address.substitute(&there));
+        shifted.push((on, on_base, shift));
+    }
+    let [(on_a, on_base_a, shift_a), (on_b, _, shift_b)] = [shifted[0].clone(), shifted[1].clone()];
+    let same = on_a.eq(&on_base_a).and(
+        &on_a.and(&on_b).implies(&shift_a.eq(&shift_b).and(&shift_a.urem(&c(memcost::SECTOR_BYTES)).eq(&c(0)))),
+    );
+    query.push(same.not());
+    Some(query)
+}
+
+/// Facts saying: `k` active lanes of one warp touch `k` distinct 32-byte sectors (a lane whose bytes cross a
+/// sector boundary may fill two slots).
+fn sector_slot_query(model: &LaneModel, address: &Term, active: &Term, facts: &[Term], k: u64, bytes: u64) -> Vec<Term> {
+    let c = Term::index;
+    let mut query: Vec<Term> = facts.to_vec();
+    let mut previous: Option<Term> = None;
+    for slot in 0..k {
+        let lane = Term::index_var(format!("{}@{slot}", model.lane_name));
+        let sector = Term::index_var(format!("sector@{slot}"));
+        query.extend(model.lane_facts(&lane));
+        let map: HashMap<String, Term> = [(model.lane_name.clone(), lane.clone())].into_iter().collect();
+        let byte = address.substitute(&map);
+        query.push(active.substitute(&map));
+        query.push(byte.udiv(&c(memcost::SECTOR_BYTES)).ule(&sector));
+        query.push(sector.ule(&byte.add(&c(bytes - 1)).udiv(&c(memcost::SECTOR_BYTES))));
+        if let Some(previous) = &previous {
+            query.push(previous.ult(&sector));
+        }
+        previous = Some(sector);
+    }
+    query
 }
 
 /// The analysis of one access, for remarks and the report.
 #[derive(Clone, Debug)]
 pub enum Cost {
     Shared(SharedCost),
-    Global { sectors: u64, ideal: u64 },
+    Global(GlobalCost),
     /// Never executed (its facts are unsatisfiable).
     Dead,
 }
@@ -534,23 +764,25 @@ pub enum Cost {
 /// Analyzes one access with its own addressing.
 pub fn analyze<'c, 'a>(options: &VerifyOptions, model: &mut LaneModel<'c, 'a>, access: &Access<'c, 'a>, banks: u64) -> Result<Cost, String> {
     let offset = model.offset(access)?;
+    let active = model.active(access)?;
+    // After encoding the address and the guards: their loops' ranges are among the facts.
     let facts = model.facts()?;
-    cost_of(options, model, access, &offset, &facts, banks)
+    cost_of(options, model, access, &offset, &active, &facts, banks)
 }
 
-/// The cost of `access` when its element offset is `offset`.
-pub fn cost_of(options: &VerifyOptions, model: &LaneModel, access: &Access, offset: &Term, facts: &[Term], banks: u64) -> Result<Cost, String> {
+/// The cost of `access` when its element offset is `offset` and the lanes where `active` holds execute it.
+pub fn cost_of(options: &VerifyOptions, model: &LaneModel, access: &Access, offset: &Term, active: &Term, facts: &[Term], banks: u64) -> Result<Cost, String> {
     if offset.uses_floats() {
         return Err("the address is computed with float math".into());
     }
     let address = offset.mul(&Term::index(access.element_bytes));
     match access.space {
         Space::Shared => {
-            let cost = shared_degree(options, model, &address, facts, access.bytes(), banks)?;
+            let cost = shared_degree(options, model, &address, active, facts, access.bytes(), banks)?;
             Ok(if cost.degree == 0 { Cost::Dead } else { Cost::Shared(cost) })
         }
-        Space::Global => Ok(match global_sectors(options, model, &address, facts, access.bytes())? {
-            Some((sectors, ideal)) => Cost::Global { sectors, ideal },
+        Space::Global => Ok(match global_sectors(options, model, &address, active, facts, access.bytes())? {
+            Some(cost) => Cost::Global(cost),
             None => Cost::Dead,
         }),
     }
@@ -566,11 +798,25 @@ pub fn what(access: &Access) -> String {
 /// The remark text of one analyzed access.
 pub fn describe(access: &Access, cost: &Cost) -> String {
     match cost {
-        Cost::Dead => format!("{}: never executed (its loop or launch is empty)", what(access)),
-        Cost::Global { sectors, ideal } => format!(
-            "{}: {sectors} sectors per warp request (ideal {ideal}; first iteration of block 0, every warp)",
-            what(access)
-        ),
+        Cost::Dead => format!("{}: never executed (its loop or launch is empty, or its guard never holds)", what(access)),
+        Cost::Global(cost) => {
+            let mut text = format!("{}: {} sectors per warp request (ideal {}", what(access), cost.sectors, cost.ideal);
+            if let Some(((lane_a, byte_a), (lane_b, byte_b))) = cost.witness {
+                let (first, last) = (byte_a / memcost::SECTOR_BYTES, (byte_b + access.bytes() - 1) / memcost::SECTOR_BYTES);
+                text += &format!("; lanes {lane_a} and {lane_b} at bytes {byte_a} and {byte_b} span sectors {first} to {last}");
+                if !cost.at.is_empty() {
+                    let at: Vec<String> = cost.at.iter().map(|(name, value)| format!("{name} = {value}")).collect();
+                    text += &format!(", at {}", at.join(", "));
+                }
+            }
+            text += ")";
+            match (&cost.unproved, cost.translated) {
+                (None, true) => text += "; exact over all blocks, warps and loop iterations (Z3: every request is its warp's first one moved by whole sectors)",
+                (None, false) => text += "; exact over all blocks, warps and loop iterations (Z3)",
+                (Some(why), _) => text += &format!("; at least this: the upper bound is unproved ({why})"),
+            }
+            text
+        }
         Cost::Shared(cost) => {
             let verdict = memcost::BankConflicts { degree: cost.degree, witness: None, lanes_per_phase: cost.lanes_per_phase }.describe();
             let mut text = format!("{}: {verdict}", what(access));
@@ -628,7 +874,12 @@ pub fn json_row(access: &Access, cost: &Result<Cost, String>) -> String {
     match cost {
         Err(why) => fields.push(format!("\"error\":{}", json_string(why))),
         Ok(Cost::Dead) => fields.push("\"dead\":true".into()),
-        Ok(Cost::Global { sectors, ideal }) => fields.push(format!("\"sectors\":{sectors},\"ideal_sectors\":{ideal}")),
+        Ok(Cost::Global(c)) => {
+            fields.push(format!("\"sectors\":{},\"ideal_sectors\":{},\"proved\":{}", c.sectors, c.ideal, c.unproved.is_none()));
+            if let Some(((a, _), (b, _))) = c.witness {
+                fields.push(format!("\"witness_lanes\":[{a},{b}]"));
+            }
+        }
         Ok(Cost::Shared(c)) => {
             fields.push(format!("\"degree\":{},\"proved\":{},\"lanes_per_phase\":{}", c.degree, c.unproved.is_none(), c.lanes_per_phase));
             if let Some((a, b)) = c.witness {
