@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Writes transpose-f16-plain.mlir and transpose-f16-padded.mlir (the same kernel, tile rows of 32 or 34 halves), and
+"""Also writes transpose-f16-128-{plain,padded}.mlir and transpose-f32-vec-{plain,padded}.mlir (vector accesses to
+shared memory through lego.apply on the flat tile). Writes transpose-f16-plain.mlir and transpose-f16-padded.mlir (the same kernel, tile rows of 32 or 34 halves), and
 transpose-f16-64-plain.mlir / transpose-f16-64-padded.mlir (one 64×64 tile per block, 4 vectors per thread, rows of
 64 or 66 halves), and transpose-f16-x4-plain.mlir / transpose-f16-x4-padded.mlir (the first kernel with four 64×32
 tiles per block: 4 vectors per thread): the unrolled 8-element loops are tedious by hand.  python3 bench/gpu/smem/gen_f16.py"""
@@ -296,8 +297,9 @@ for path, layout, what, note in (
          "As written, the column reads are 8-way bank conflicts; with --lego-choose-smem-layout the tile becomes an XOR\n"
          "// swizzle that keeps every 8-half chunk whole (M ≥ 3) and all shared accesses conflict-free."),
         ("transpose-f16-128-padded.mlir", "lego.row [128, 136]", "hand-padded (136 halves a row: 16-byte rows kept aligned)",
-         "Padding by 4 words keeps the 16-byte stores aligned; the column reads (rows 8 apart) stay 4-way: 8·68 words\n"
-         "// is a multiple of 32, and a padding of whole 8-byte units cannot do better with this thread mapping.")):
+         "Padding by 4 words keeps the 16-byte stores aligned; the 8-byte column reads stay 8-way: a phase of 16 lanes reads\n"
+         "// 8 rows 8 apart (2 column quads each), and 8·(64 + 4k) words ≡ 0 (mod 32) for every padding of whole 16-byte units\n"
+         "// (4k words): the 8 rows start on the same bank.")):
     with open(path, "w", encoding="utf-8") as file:
         file.write(HEAD_128.format(what=what, rows=128, ty=32, note=note) + f16_128(layout, "transpose_f16_128"))
 
@@ -391,7 +393,7 @@ for path, layout, what, note in (
          "As written, the column reads are 8-way bank conflicts; with --lego-choose-smem-layout the tile becomes an XOR\n"
          "// swizzle that keeps every 4-float chunk whole (M ≥ 2) and all shared accesses conflict-free."),
         ("transpose-f32-vec-padded.mlir", "lego.row [64, 68]", "hand-padded (68 floats a row: 16-byte rows kept aligned)",
-         "Padding by 4 words keeps the 16-byte accesses aligned; the column reads (rows 4 apart) stay 2-way: 4·68 words\n"
-         "// is 16 modulo 32.")):
+         "Padding by 4 words keeps the 16-byte accesses aligned; the column reads stay 4-way: the 8 lanes of a phase read\n"
+         "// rows 4 apart, 4·68 words ≡ 16 (mod 32), so they start at 2 distinct bank offsets (any 4k-word padding: at most 2).")):
     with open(path, "w", encoding="utf-8") as file:
         file.write(HEAD_F32V.format(what=what, note=note) + f32_vec(layout, "transpose_f32_vec"))
