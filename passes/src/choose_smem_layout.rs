@@ -633,7 +633,8 @@ fn set_type(value: Value, text: &str) -> Result<(), String> {
     Ok(())
 }
 
-fn rewrite(buffer: &Buffer, candidate: Candidate, location: Location) -> Result<(), String> {
+/// Rewrites the buffer to `candidate`; returns the new layout value.
+fn rewrite<'c, 'a>(buffer: &Buffer<'c, 'a>, candidate: Candidate, location: Location) -> Result<Value<'c, 'a>, String> {
     let loc = location.to_string();
     let new_layout = insert_layout(buffer.layout_op, &layout_text(candidate, buffer.rows, buffer.cols, &loc))?;
     // The layout operand: a cast_view's second, a lego.apply's first.
@@ -658,7 +659,22 @@ fn rewrite(buffer: &Buffer, candidate: Candidate, location: Location) -> Result<
             unsafe { mlir_sys::mlirOperationDestroy(buffer.layout_op.to_raw()) };
         }
     }
-    Ok(())
+    Ok(new_layout)
+}
+
+/// Proves that the layout ops the rewrite emitted compute the chosen candidate's map — the one whose degree
+/// and bijectivity were proved — for every `i < R`, `j < C` (Z3, through the same encoding as lego-verify).
+fn prove_emitted(options: &VerifyOptions, model: &mut LaneModel, layout: Value, candidate: Candidate, rows: u64, cols: u64, at: Location) -> Result<(), String> {
+    let (i, j) = (Term::index_var(model.encoder.fresh_name("i")), Term::index_var(model.encoder.fresh_name("j")));
+    let emitted = model.encoder.layout_apply(layout, &[i.clone(), j.clone()], at).map_err(|e| e.message)?;
+    let goal = emitted.eq(&candidate.term(cols, &i, &j));
+    let c = Term::index;
+    let facts = [i.ult(&c(rows)), j.ult(&c(cols))];
+    match options.prove(&Query { goal: &goal, facts: &facts, observe: &[], timeout_ms: 0 }) {
+        Outcome::Proved => Ok(()),
+        Outcome::Refuted(cex) => Err(format!("the emitted layout differs from the chosen map at {:?}", cex.assignment)),
+        Outcome::Unknown(unknown) => Err(describe_unknown(&unknown)),
+    }
 }
 
 fn degree_words(degree: u64) -> String {
@@ -854,7 +870,10 @@ impl LegoPass for ChooseSmemLayout {
                     start.elapsed().as_millis()
                 ));
                 if choice.candidate != Candidate::Pad(0) {
-                    if let Err(why) = rewrite(&buffer, choice.candidate, at) {
+                    // The emitted ops are proved to compute the candidate whose degree and bijectivity were proved.
+                    let emitted = rewrite(&buffer, choice.candidate, at)
+                        .and_then(|layout| prove_emitted(&options, &mut model, layout, choice.candidate, rows, cols, at));
+                    if let Err(why) = emitted {
                         diagnostics::error(at, &format!("lego-choose-smem-layout: rewrite failed: {why}"));
                         return Err(PassFailure(why));
                     }
