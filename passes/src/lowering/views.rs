@@ -311,7 +311,7 @@ pub struct FunctionsAndCalls<'c, 'a> {
 impl<'c, 'a> FunctionsAndCalls<'c, 'a> {
     pub fn of(root: OperationRef<'c, 'a>) -> Self {
         let mut scanned = FunctionsAndCalls { functions: Vec::new(), calls: Vec::new() };
-        walk_ops(root, &mut |op| match op_name(&op).as_str() {
+        walk_ops(root, &mut |op| match crate::simplify::ir::op_name(op.to_raw()) {
             "func.func" => scanned.functions.push(op),
             "func.call" => scanned.calls.push(op),
             _ => {}
