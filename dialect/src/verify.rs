@@ -38,6 +38,20 @@ pub fn verify<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> Vec<VerifyError<
     errors
 }
 
+/// [`verify_and_emit`] given the lego ops under the root (with their kinds, in walk order) instead of the
+/// root: the same checks in the same order, for a pass that has just walked the module for them anyway.
+pub fn verify_ops_and_emit<'c: 'a, 'a>(ops: &[(OperationRef<'c, 'a>, OpKind)]) -> bool {
+    let mut facts = LayoutFactsCache::default();
+    let mut valid = true;
+    for &(op, kind) in ops {
+        if let Err(reason) = verify_op(kind, op, &mut facts) {
+            emit_error(op.location(), &format!("'{}' op {reason}", kind.name()));
+            valid = false;
+        }
+    }
+    valid
+}
+
 /// Verifies and reports each failure through the context's diagnostic engine (so `--verify-diagnostics` and
 /// embedders' handlers see them). Returns whether the IR is valid.
 pub fn verify_and_emit<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>) -> bool {

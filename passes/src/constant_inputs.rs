@@ -57,6 +57,10 @@ pub fn uses_feeding_checks(root: OperationRef) -> HashSet<usize> {
             addresses.extend(op.operand(0).ok());
         }
     });
+    feeding(addresses)
+}
+
+fn feeding(addresses: Vec<Value>) -> HashSet<usize> {
     let mut uses = HashSet::new();
     let mut seen = HashSet::new();
     let mut pending: Vec<Value> = addresses;
@@ -74,25 +78,43 @@ pub fn uses_feeding_checks(root: OperationRef) -> HashSet<usize> {
     uses
 }
 
-/// Keys of the uses for which bounds checks were requested: there is an assert with the same operands.
-pub fn uses_under_bounds_checks(root: OperationRef) -> HashSet<usize> {
-    let mut asserts: HashSet<(OpKind, Vec<usize>)> = HashSet::new();
-    let mut uses = Vec::new();
-    walk_ops(root, &mut |op| match OpKind::of(&op) {
-        Some(kind @ (OpKind::AssertApplyBounds | OpKind::AssertInvBounds)) => {
-            asserts.insert((kind, op.operands().map(value_key).collect()));
-        }
-        Some(OpKind::Apply | OpKind::ApplyInverse | OpKind::Load | OpKind::Store) => uses.push(op),
-        _ => {}
-    });
-    uses.into_iter()
-        .filter(|op| {
-            obligation(*op).is_some_and(|(kind, operands)| {
-                asserts.contains(&(kind, operands.into_iter().map(value_key).collect()))
-            })
-        })
-        .map(key)
-        .collect()
+/// What lego-to-arith reads of the module before lowering, in one walk (each walk of a large module costs a
+/// cache miss per op): the layout uses in walk order, and which of them feed a `lego.check`
+/// ([`uses_feeding_checks`]) or are under requested bounds checks (there is an assert with the same operands).
+pub struct Uses<'c, 'a> {
+    pub uses: Vec<(OperationRef<'c, 'a>, OpKind)>,
+    pub feeding_checks: HashSet<usize>,
+    pub under_bounds_checks: HashSet<usize>,
+}
+
+impl<'c, 'a> Uses<'c, 'a> {
+    pub fn of(root: OperationRef<'c, 'a>) -> Self {
+        let mut asserts: HashSet<(OpKind, Vec<usize>)> = HashSet::new();
+        let mut addresses = Vec::new();
+        let mut uses = Vec::new();
+        walk_ops(root, &mut |op| match OpKind::of(&op) {
+            Some(kind @ (OpKind::AssertApplyBounds | OpKind::AssertInvBounds)) => {
+                asserts.insert((kind, op.operands().map(value_key).collect()));
+            }
+            Some(kind @ (OpKind::Apply | OpKind::ApplyInverse | OpKind::Load | OpKind::Store)) => uses.push((op, kind)),
+            Some(OpKind::Check) => addresses.extend(op.operand(0).ok()),
+            _ => {}
+        });
+        let under_bounds_checks = if asserts.is_empty() {
+            HashSet::new()
+        } else {
+            uses.iter()
+                .map(|(op, _)| *op)
+                .filter(|op| {
+                    obligation(*op).is_some_and(|(kind, operands)| {
+                        asserts.contains(&(kind, operands.into_iter().map(value_key).collect()))
+                    })
+                })
+                .map(key)
+                .collect()
+        };
+        Uses { uses, feeding_checks: feeding(addresses), under_bounds_checks }
+    }
 }
 
 /// The explanation of the warning.

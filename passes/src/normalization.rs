@@ -226,18 +226,27 @@ pub fn normalize_folding(root: OperationRef) -> Result<(), PassFailure> {
     let handle = crate::mlir_context::ContextHandle::of(&root);
     let context = handle.get();
     // Layout ops unused before the pass stay (normalized); those the rewrite leaves unused are erased.
+    // The first sweep's layouts are the same walk's (one walk fewer of the module).
     let mut keep: HashSet<usize> = HashSet::new();
+    let mut first_sweep = Vec::new();
     walk_ops(root, &mut |op| {
-        if OpKind::of(&op).is_some_and(OpKind::is_layout_constructor) && !op_has_uses(op) {
-            keep.insert(op_key(op));
+        if OpKind::of(&op).is_some_and(OpKind::is_layout_constructor) {
+            if !op_has_uses(op) {
+                keep.insert(op_key(op));
+            }
+            first_sweep.push(op);
         }
     });
+    let mut first_sweep = Some(first_sweep);
     for _ in 0..MAX_SWEEPS {
-        let mut layouts = Vec::new();
-        walk_ops(root, &mut |op| {
-            if OpKind::of(&op).is_some_and(OpKind::is_layout_constructor) {
-                layouts.push(op);
-            }
+        let layouts = first_sweep.take().unwrap_or_else(|| {
+            let mut layouts = Vec::new();
+            walk_ops(root, &mut |op| {
+                if OpKind::of(&op).is_some_and(OpKind::is_layout_constructor) {
+                    layouts.push(op);
+                }
+            });
+            layouts
         });
         let mut changed = false;
         for op in layouts {

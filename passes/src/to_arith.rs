@@ -76,6 +76,11 @@ impl LegoPass for ToArith {
         lego_smt::join_background();
         result
     }
+
+    /// [`lower`] runs the lego dialect verifier on the ops it left itself.
+    fn may_leave_lego_ops(&self) -> bool {
+        false
+    }
 }
 
 /// Runs the whole lowering on `root`.
@@ -84,25 +89,35 @@ pub fn lower(root: OperationRef, assume_bounds: bool, verify_gen_p: bool) -> Res
     let context = handle.get();
     // Layouts built once by a function returning !lego.layout: inlined at each call first (their bodies may
     // pass layouts on to functions with layout arguments, which the threading below then handles).
-    if !crate::lowering::layout_functions::inline_layout_functions(context, root) {
-        return Err(PassFailure("calls of functions returning !lego.layout could not be inlined".into()));
+    // One walk finds the functions and calls of both steps; a second only when the first step changed the IR.
+    let mut scanned = views::FunctionsAndCalls::of(root);
+    match crate::lowering::layout_functions::inline_layout_functions(context, root, &scanned.functions) {
+        Some(false) => return Err(PassFailure("calls of functions returning !lego.layout could not be inlined".into())),
+        Some(true) => scanned = views::FunctionsAndCalls::of(root),
+        None => {}
     }
-    if !views::thread_through_calls(context, root) {
+    if !views::thread_through_calls(context, root, scanned) {
         return Err(PassFailure("views or layouts could not be threaded through calls".into()));
     }
     let mut obligations = verify_gen_p.then(|| GenPObligations::new(genp_obligation::BUDGET_MS));
     // Constant inputs outside the layout's domain (crate::constant_inputs): reported once per op and message.
-    let feeding_checks = crate::constant_inputs::uses_feeding_checks(root);
-    let under_bounds_checks = crate::constant_inputs::uses_under_bounds_checks(root);
+    // The same walk finds the first round's uses.
+    let crate::constant_inputs::Uses { uses, feeding_checks, under_bounds_checks } =
+        crate::constant_inputs::Uses::of(root);
+    let mut first_round = Some(uses);
     let mut reported = std::collections::HashSet::new();
     let mut failed = false;
     for round in 0.. {
-        let mut pending = Vec::new();
-        walk_ops(root, &mut |op| {
-            if let Some(kind @ (OpKind::Apply | OpKind::ApplyInverse | OpKind::Load | OpKind::Store)) = OpKind::of(&op)
-            {
-                pending.push((op, kind));
-            }
+        let pending = first_round.take().unwrap_or_else(|| {
+            let mut pending = Vec::new();
+            walk_ops(root, &mut |op| {
+                if let Some(kind @ (OpKind::Apply | OpKind::ApplyInverse | OpKind::Load | OpKind::Store)) =
+                    OpKind::of(&op)
+                {
+                    pending.push((op, kind));
+                }
+            });
+            pending
         });
         if pending.is_empty() {
             break;
@@ -137,6 +152,8 @@ pub fn lower(root: OperationRef, assume_bounds: bool, verify_gen_p: bool) -> Res
                 return Err(PassFailure("a gen_p's inv region does not invert its apply region".into()));
             }
         }
+        // Every use found is lowered and erased; new ones can only come with a cloned gen_p body.
+        let mut any_inlined = false;
         for (op, kind) in pending {
             let mut facts = lego_dialect::ops::LayoutFactsCache::default();
             if let Some(reason) = crate::constant_inputs::constant_input_outside(op, &mut facts) {
@@ -159,20 +176,37 @@ pub fn lower(root: OperationRef, assume_bounds: bool, verify_gen_p: bool) -> Res
                     crate::diagnostics::warning(op.location(), &message);
                 }
             }
-            if let Err(error) = lower_use(context, op, kind, assume_bounds) {
-                error.emit();
-                failed = true;
+            match lower_use(context, op, kind, assume_bounds) {
+                Ok(inlined) => any_inlined |= inlined,
+                Err(error) => {
+                    error.emit();
+                    failed = true;
+                }
             }
         }
         if failed {
             return Err(PassFailure("some lego ops could not be lowered".into()));
         }
+        if !any_inlined {
+            break;
+        }
     }
     // docs/reference/lowering.md §0: folding, constants uniqued and hoisted per function, dead ops (layouts and
     // cast_views included) erased.
     crate::cleanup::greedy_cleanup(root.to_raw());
-    if !cleanup::report_leftovers(root) {
+    // One walk for the lego ops left, which both the leftover report and the lego dialect verifier that a
+    // pass ends with (crate::external) look at: the pass verifies them itself (`may_leave_lego_ops`).
+    let mut lego_ops = Vec::new();
+    walk_ops(root, &mut |op| {
+        if let Some(kind) = OpKind::of(&op) {
+            lego_ops.push((op, kind));
+        }
+    });
+    if !cleanup::report_leftovers(&lego_ops) {
         return Err(PassFailure("lego ops remain that lego-to-arith cannot lower".into()));
+    }
+    if !lego_dialect::verify::verify_ops_and_emit(&lego_ops) {
+        return Err(PassFailure("the lowered IR breaks the lego dialect's rules".into()));
     }
     Ok(())
 }

@@ -37,16 +37,17 @@ pub fn erase_dead_layout_ops(root: OperationRef, keep: &std::collections::HashSe
 
 /// After lowering: every lego op left must be a check / assume / assert op, or a layout feeding one.
 /// Reports each other one (with the op that keeps it alive). Returns whether all is well.
-pub fn report_leftovers(root: OperationRef) -> bool {
+///
+/// `lego_ops`: every lego op under the root with its kind, in walk order.
+pub fn report_leftovers(lego_ops: &[(OperationRef, OpKind)]) -> bool {
     let mut ok = true;
-    walk_ops(root, &mut |op| {
-        let Some(kind) = OpKind::of(&op) else { return };
+    for &(op, kind) in lego_ops {
         if !is_layout_value_op(kind) {
             if matches!(kind, OpKind::Apply | OpKind::ApplyInverse | OpKind::Load | OpKind::Store) {
                 Located::new(op.location(), format!("'{}' op was not lowered", kind.name())).emit();
                 ok = false;
             }
-            return;
+            continue;
         }
         for result in op.results() {
             for user in users(result.into()) {
@@ -69,6 +70,6 @@ pub fn report_leftovers(root: OperationRef) -> bool {
                 }
             }
         }
-    });
+    }
     ok
 }

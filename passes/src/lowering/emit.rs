@@ -20,6 +20,8 @@ pub struct Site<'s> {
     /// How many `lego.inverse` are being lowered inside one another (each switches between the apply and
     /// the inverse generator, a Rust call): bounded, so that no chain overflows the stack.
     inverse_nesting: std::cell::Cell<usize>,
+    /// Whether a gen_p region body was cloned: the only way lowering one use can bring in new lego uses.
+    inlined: std::cell::Cell<bool>,
     dims: std::cell::RefCell<std::collections::HashMap<usize, Vec<RawDim>>>,
 }
 
@@ -40,7 +42,12 @@ fn value_key(value: Value) -> usize {
 
 impl<'s> Site<'s> {
     pub fn new(op_name: &'s str) -> Self {
-        Site { op_name, dims: Default::default(), inverse_nesting: Default::default() }
+        Site { op_name, dims: Default::default(), inverse_nesting: Default::default(), inlined: Default::default() }
+    }
+
+    /// Whether lowering at this site cloned a gen_p region body ([`inline_region`]).
+    pub fn inlined_region(&self) -> bool {
+        self.inlined.get()
     }
 
     fn memoized<'c, 'a>(&self, layout: Value<'c, 'a>) -> Option<Vec<Dim<'c, 'a>>> {
@@ -765,6 +772,7 @@ fn inline_region<'c, 'a>(
         return Err(shape_error());
     }
     let yielded = yielded_values(region).ok_or_else(shape_error)?;
+    site.inlined.set(true);
     let mut mapping = ValueMap::default();
     for (position, arg) in args.iter().enumerate() {
         let argument = block.argument(position).map_err(|_| shape_error())?;

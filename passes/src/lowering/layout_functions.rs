@@ -29,16 +29,23 @@ fn returns_layout(function: OperationRef) -> bool {
 
 /// Inlines every call of a function returning `!lego.layout` under `root` and erases those functions (module
 /// doc). Errors are emitted; returns whether all went well.
-pub fn inline_layout_functions<'c, 'a>(context: &'c Context, root: OperationRef<'c, 'a>) -> bool {
-    let mut functions = Vec::new();
-    walk_ops(root, &mut |op| {
-        if op_name(&op) == "func.func" && returns_layout(op) {
-            functions.push(op);
-        }
-    });
+///
+/// `functions`: every `func.func` under `root` (itself included), in walk order, as
+/// [`crate::lowering::views::FunctionsAndCalls`] collects them for this step and the next. Returns `Some(false)`
+/// on error, `Some(true)` when the IR changed, `None` when there was nothing to inline (the IR is untouched).
+pub fn inline_layout_functions<'c, 'a>(
+    context: &'c Context,
+    root: OperationRef<'c, 'a>,
+    functions: &[OperationRef<'c, 'a>],
+) -> Option<bool> {
+    let functions: Vec<OperationRef> = functions.iter().copied().filter(|op| returns_layout(*op)).collect();
     if functions.is_empty() {
-        return true;
+        return None;
     }
+    Some(inline_functions(context, root, functions))
+}
+
+fn inline_functions<'c, 'a>(context: &'c Context, root: OperationRef<'c, 'a>, functions: Vec<OperationRef<'c, 'a>>) -> bool {
     for round in 0..=MAX_ROUNDS {
         let mut calls = Vec::new();
         walk_ops(root, &mut |op| {

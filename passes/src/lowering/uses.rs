@@ -17,7 +17,7 @@ pub fn lower_use<'c, 'a>(
     op: OperationRef<'c, 'a>,
     kind: OpKind,
     assume_bounds: bool,
-) -> Result<'c, ()> {
+) -> Result<'c, bool> {
     let Some(b) = Builder::before(context, op) else {
         return Err(Located::new(op.location(), format!("'{}' op is not in a block", kind.name())));
     };
@@ -73,11 +73,11 @@ pub fn lower_use<'c, 'a>(
             operands.extend(position);
             b.op("memref.store", &operands, &[], &[]);
         }
-        _ => return Ok(()),
+        _ => return Ok(false),
     }
     tracing::debug!(target: "lego", "lowered {} at {}", kind.name(), op.location());
     erase(op);
-    Ok(())
+    Ok(site.inlined_region())
 }
 
 /// The memref behind `view` and the memref indices of element `indices`: the flat `apply` result for a

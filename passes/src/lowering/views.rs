@@ -217,22 +217,26 @@ pub(crate) fn symbol_name(op: &OperationRef) -> Option<String> {
 
 /// Rewrites every function with `!lego.view` / `!lego.layout` arguments under `root` (see the module doc).
 /// Errors are emitted as they are found; returns whether all went well.
-pub fn thread_through_calls<'c, 'a>(context: &'c Context, root: OperationRef<'c, 'a>) -> bool {
+///
+/// `scanned`: the functions and calls under `root` as they are now (see [`FunctionsAndCalls::of`]).
+pub fn thread_through_calls<'c, 'a>(
+    context: &'c Context,
+    root: OperationRef<'c, 'a>,
+    scanned: FunctionsAndCalls<'c, 'a>,
+) -> bool {
     let mut functions = Vec::new();
-    let mut calls: Vec<OperationRef> = Vec::new();
+    let calls = scanned.calls;
     let mut ok = true;
-    walk_ops(root, &mut |op| match op_name(&op).as_str() {
-        "func.func" => match inspect_function(context, op) {
+    for op in scanned.functions {
+        match inspect_function(context, op) {
             Ok(Some(function)) => functions.push(function),
             Ok(None) => {}
             Err(error) => {
                 error.emit();
                 ok = false;
             }
-        },
-        "func.call" => calls.push(op),
-        _ => {}
-    });
+        }
+    }
     if functions.is_empty() {
         return ok;
     }
@@ -293,6 +297,26 @@ pub fn thread_through_calls<'c, 'a>(context: &'c Context, root: OperationRef<'c,
             }
             return false;
         }
+    }
+}
+
+/// Every `func.func` and `func.call` under a root (the root included), each list in walk order: what both
+/// [`crate::lowering::layout_functions::inline_layout_functions`] and [`thread_through_calls`] look at, collected
+/// in one walk of the module (a walk costs a cache miss per op; lego-to-arith used to make one per step).
+pub struct FunctionsAndCalls<'c, 'a> {
+    pub functions: Vec<OperationRef<'c, 'a>>,
+    pub calls: Vec<OperationRef<'c, 'a>>,
+}
+
+impl<'c, 'a> FunctionsAndCalls<'c, 'a> {
+    pub fn of(root: OperationRef<'c, 'a>) -> Self {
+        let mut scanned = FunctionsAndCalls { functions: Vec::new(), calls: Vec::new() };
+        walk_ops(root, &mut |op| match crate::simplify::ir::op_name(op.to_raw()) {
+            "func.func" => scanned.functions.push(op),
+            "func.call" => scanned.calls.push(op),
+            _ => {}
+        });
+        scanned
     }
 }
 
