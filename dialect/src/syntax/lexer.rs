@@ -92,15 +92,18 @@ pub fn nesting_error(line: usize, column: usize) -> SyntaxError {
 }
 
 pub fn tokenize(text: &str) -> Lexed<'_> {
-    let mut lexer = Lexer {
-        text,
-        bytes: text.as_bytes(),
-        pos: 0,
-        lines: LineIndex::new(text),
-        lexed: Lexed { tokens: Vec::new(), errors: Vec::new(), nesting_error: None },
-    };
+    let mut lexer = Lexer::new(text, true);
     lexer.run();
     lexer.lexed
+}
+
+/// [`tokenize`] without the comments, and the line and column of the end of the text: what
+/// [`super::source::Source`] needs, without a second pass over the tokens to drop the comments.
+pub(crate) fn tokenize_significant(text: &str) -> (Lexed<'_>, (usize, usize)) {
+    let mut lexer = Lexer::new(text, false);
+    lexer.run();
+    let end = lexer.position(text.len());
+    (lexer.lexed, end)
 }
 
 /// Maps byte offsets to 1-based (line, column).
@@ -126,7 +129,17 @@ struct Lexer<'a> {
     text: &'a str,
     bytes: &'a [u8],
     pos: usize,
-    lines: LineIndex,
+    /// Whether comments are kept as tokens.
+    comments: bool,
+    /// Line and column of tokens, which start at increasing offsets: `scanned` is the offset up to which
+    /// line breaks have been counted, `line` the 1-based line it is on, `line_start` where that line starts.
+    /// One pass over the text in all, where a binary search per token (or a table of every line) cost more
+    /// than the rest of the lexing.
+    scanned: usize,
+    line: usize,
+    line_start: usize,
+    /// For errors, which may point back into a token already scanned past: built on the first one.
+    error_lines: Option<LineIndex>,
     lexed: Lexed<'a>,
 }
 
@@ -143,22 +156,57 @@ fn is_suffix_continue(byte: u8) -> bool {
 const SINGLE_PUNCT: &[u8] = b"()[]}<>,:=?*+|";
 
 impl<'a> Lexer<'a> {
+    fn new(text: &'a str, comments: bool) -> Self {
+        Lexer {
+            text,
+            bytes: text.as_bytes(),
+            pos: 0,
+            comments,
+            scanned: 0,
+            line: 1,
+            line_start: 0,
+            error_lines: None,
+            // About one token per 4 bytes of MLIR text: reserving that avoids copying a large token vector
+            // as it grows (pages reserved but never written cost nothing).
+            lexed: Lexed { tokens: Vec::with_capacity(text.len() / 4 + 1), errors: Vec::new(), nesting_error: None },
+        }
+    }
+
     fn peek_at(&self, offset: usize) -> Option<u8> {
         self.bytes.get(self.pos + offset).copied()
     }
 
+    /// The 1-based line and byte column of `offset`, which must not be before the previous call's.
+    fn position(&mut self, offset: usize) -> (usize, usize) {
+        if offset < self.scanned {
+            return self.error_position(offset); // not reached: tokens are pushed in order
+        }
+        if let Some(skipped) = self.bytes.get(self.scanned..offset) {
+            if let Some(last) = skipped.iter().rposition(|&byte| byte == b'\n') {
+                self.line += skipped.iter().filter(|&&byte| byte == b'\n').count();
+                self.line_start = self.scanned + last + 1;
+            }
+            self.scanned = offset;
+        }
+        (self.line, offset - self.line_start + 1)
+    }
+
     fn push(&mut self, kind: TokenKind, start: usize) {
-        let (line, column) = self.lines.line_col(start);
+        let (line, column) = self.position(start);
         self.lexed.tokens.push(Token { kind, text: &self.text[start..self.pos], offset: start, line, column });
     }
 
+    fn error_position(&mut self, offset: usize) -> (usize, usize) {
+        self.error_lines.get_or_insert_with(|| LineIndex::new(self.text)).line_col(offset)
+    }
+
     fn too_deep_at(&mut self, offset: usize) {
-        let (line, column) = self.lines.line_col(offset);
+        let (line, column) = self.error_position(offset);
         self.lexed.nesting_error.get_or_insert(nesting_error(line, column));
     }
 
     fn error_at(&mut self, offset: usize, message: impl Into<String>) {
-        let (line, column) = self.lines.line_col(offset);
+        let (line, column) = self.error_position(offset);
         self.lexed.errors.push(SyntaxError { line, column, message: message.into() });
     }
 
@@ -205,7 +253,9 @@ impl<'a> Lexer<'a> {
 
     fn comment(&mut self, start: usize) {
         self.pos = self.text[start..].find('\n').map_or(self.bytes.len(), |newline| start + newline);
-        self.push(TokenKind::Comment, start);
+        if self.comments {
+            self.push(TokenKind::Comment, start);
+        }
     }
 
     /// Consumes a string literal starting at the current `"`. MLIR strings cannot span lines.
