@@ -540,6 +540,15 @@ mod tests {
     }
 
     #[test]
+    fn braces_in_strings_and_comments_after_multi_byte_characters_do_not_count() {
+        // `é` after a backslash in a string, `ü` in a comment: the scan for a second top-level op goes by bytes.
+        let one = "module {\n  // ü }\n  %0 = \"x.y\"() {s = \"\\é}\"} : () -> ()\n}\n";
+        assert_eq!(exact(one), one);
+        let two = format!("{one}func.func @g() {{\n}}\n");
+        assert!(matches!(wrap_in_module_if_needed(&two), Wrapping::OnALineOfItsOwn { module_line: 1, several: true, .. }));
+    }
+
+    #[test]
     fn two_modules_are_wrapped() {
         let text = "\nmodule {\n}\nmodule {\n}\n";
         assert!(exact(text).starts_with("module {\nmodule {"));

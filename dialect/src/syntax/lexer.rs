@@ -654,6 +654,49 @@ mod tests {
     }
 
     #[test]
+    fn positions_after_multi_byte_characters_and_tokens_spanning_lines() {
+        // Offsets by hand: `"é"` is bytes 0..4 (é is 2 bytes), `%a` 5, line 2 starts at 8 with `!x<` at 10 (its
+        // body spans to line 3, which starts at 14), `%b` 16, line 4 (19) holds the comment with ü, line 5 (25) `%c`.
+        let text = "\"é\" %a\n  !x<\n> %b\n// ü\n%c";
+        fn positions<'a>(tokens: &[Token<'a>]) -> Vec<(&'a str, usize, usize, usize)> {
+            tokens.iter().map(|token| (token.text, token.offset, token.line, token.column)).collect()
+        }
+        let lexed = tokenize(text);
+        assert_eq!(
+            positions(&lexed.tokens),
+            vec![
+                ("\"é\"", 0, 1, 1),
+                ("%a", 5, 1, 6),
+                ("!x<\n>", 10, 2, 3),
+                ("%b", 16, 3, 3),
+                ("// ü", 19, 4, 1),
+                ("%c", 25, 5, 1)
+            ]
+        );
+        // Without the comment, and with the end of the text (byte 27: line 5, column 3) for `Eof`.
+        let (significant, end) = tokenize_significant(text);
+        assert_eq!(positions(&significant.tokens), [&positions(&lexed.tokens)[..4], &positions(&lexed.tokens)[5..]].concat());
+        assert_eq!(end, (5, 3));
+        assert_eq!(tokenize_significant("").1, (1, 1));
+        assert_eq!(tokenize_significant("%a\n").1, (2, 1));
+    }
+
+    #[test]
+    fn positions_on_a_very_long_line_and_after_an_error() {
+        let text = format!("{}%a\n%b", " ".repeat(100_000));
+        let lexed = tokenize(&text);
+        let positions: Vec<(usize, usize)> = lexed.tokens.iter().map(|token| (token.line, token.column)).collect();
+        assert_eq!(positions, vec![(1, 100_001), (2, 1)]);
+        // An error behind the tokens already placed (the start of an unterminated string) and tokens after it.
+        let lexed = tokenize("%a é %b\n  \"x\n%c");
+        let errors: Vec<(usize, usize)> = lexed.errors.iter().map(|error| (error.line, error.column)).collect();
+        assert_eq!(errors, vec![(1, 4), (2, 3)]); // é is byte 3 (column 4) and 3..5
+        let positions: Vec<(&str, usize, usize)> = lexed.tokens.iter().map(|token| (token.text, token.line, token.column)).collect();
+        // The unterminated string is still a token (to the end of its line), at the error's position.
+        assert_eq!(positions, vec![("%a", 1, 1), ("%b", 1, 7), ("\"x", 2, 3), ("%c", 3, 1)]);
+    }
+
+    #[test]
     fn lexical_errors_are_located() {
         let lexed = tokenize("%a = \"abc\n%b = memref<4xf32\n");
         let errors: Vec<(usize, usize, &str)> =
