@@ -5,7 +5,10 @@ that both print byte-identical output; prints a Markdown table with the ratio ne
 doubling of the new binary, and the implied ratio to the published tool.
 
     bench/compile-time/compare.py BASE NEW [--sizes 10000,20000,40000] [--shapes functions,applies,kernels]
-                                  [--repeat 3] [--peer PATH]
+                                  [--repeat 3] [--peer PATH] [--passes ARGS]
+
+`--passes ''` times parsing and printing alone (no pass: custom syntax in and out); the default is
+`--lego-lower`. The implied published column only applies to `--lego-lower`.
 
 The published tool's binary is optional (`--peer`, or PEER_LEGO_OPT): when given it is timed on the same files
 in the same alternation. Without it, its time is implied from issue 25's side-by-side measurement at N = 10 000
@@ -18,6 +21,7 @@ import argparse
 import math
 import os
 import resource
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -30,11 +34,11 @@ ISSUE_PUBLISHED = {"functions": 7.25, "applies": 2.92, "kernels": 4.30}
 ISSUE_OURS = {"functions": 7.67, "applies": 3.82, "kernels": 4.59}
 
 
-def cpu_run(binary, path, out):
-    """CPU seconds (user + sys) of one `--lego-lower` run of `binary` on `path`, output to `out`."""
+def cpu_run(binary, path, out, passes=("--lego-lower",)):
+    """CPU seconds (user + sys) of one run of `binary` on `path` with `passes`, output to `out`."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     with open(out, "wb") as stdout:
-        done = subprocess.run([binary, path, "--lego-lower"], stdout=stdout, stderr=subprocess.PIPE)
+        done = subprocess.run([binary, path, *passes], stdout=stdout, stderr=subprocess.PIPE)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         sys.exit(f"{binary} failed ({done.returncode}) on {path}:\n{done.stderr.decode()[-2000:]}")
@@ -49,7 +53,10 @@ def main():
     parser.add_argument("--shapes", default="functions,applies,kernels")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--peer", default=os.environ.get("PEER_LEGO_OPT"))
+    parser.add_argument("--passes", default="--lego-lower", help="lego-opt arguments after the file ('' for none)")
     args = parser.parse_args()
+    passes = args.passes.split()
+    lowering = passes == ["--lego-lower"]
     sizes = [int(size) for size in args.sizes.split(",")]
     shapes = args.shapes.split(",")
     binaries = {"base": args.base, "new": args.new}
@@ -66,7 +73,7 @@ def main():
             times = {name: math.inf for name in binaries}
             for _ in range(args.repeat):
                 for name, binary in binaries.items():
-                    times[name] = min(times[name], cpu_run(binary, path, os.path.join(work, f"{name}.out")))
+                    times[name] = min(times[name], cpu_run(binary, path, os.path.join(work, f"{name}.out"), passes))
             with open(os.path.join(work, "base.out"), "rb") as a, open(os.path.join(work, "new.out"), "rb") as b:
                 identical = a.read() == b.read()
             best[shape, size] = (times, identical)
@@ -76,7 +83,7 @@ def main():
     load_after = os.getloadavg()
     peer = "published" in binaries
     lines = [
-        f"`bench/compile-time/compare.py {' '.join(sys.argv[1:])}`, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
+        f"`bench/compile-time/compare.py {shlex.join(sys.argv[1:])}`, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
         f"{os.cpu_count()} cores, load (1-minute average) {load_before[0]:.1f} before and {load_after[0]:.1f} after; "
         f"CPU seconds (user + sys), best of {args.repeat} alternating runs.",
         "",
@@ -89,13 +96,15 @@ def main():
         for size in sizes:
             times, identical = best[shape, size]
             base, new = times["base"], times["new"]
-            published = times["published"] if peer else base * ISSUE_PUBLISHED[shape] / ISSUE_OURS[shape]
+            published = times["published"] if peer else (
+                base * ISSUE_PUBLISHED[shape] / ISSUE_OURS[shape] if lowering else None)
             growth = "—"
             if previous:
                 growth = f"{(new / previous[1]) ** (1 / math.log2(size / previous[0])):.2f}"
             previous = (size, new)
+            versus = f"{published:.2f} s | {new / published:.3f}" if published else "— | —"
             lines.append(f"| {shape} | {size} | {base:.2f} s | {new:.2f} s | {new / base:.3f} | {growth} | "
-                         f"{published:.2f} s | {new / published:.3f} | {'identical' if identical else 'DIFFERENT'} |")
+                         f"{versus} | {'identical' if identical else 'DIFFERENT'} |")
     print("\n".join(lines))
 
 

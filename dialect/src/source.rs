@@ -27,6 +27,20 @@ pub enum ParseError {
 /// `file_name`, and verifies it (MLIR's verifier and the lego rules). Diagnostics go to the context's handlers.
 /// A file with several top-level ops, or one that is not a `builtin.module`, is wrapped in a module as mlir-opt does.
 pub fn parse<'c>(context: &'c Context, file_name: &str, text: &str) -> Result<Module<'c>, ParseError> {
+    parse_module(context, file_name, text).map(|parsed| parsed.module)
+}
+
+/// A module [`parse_module`] read.
+pub struct Parsed<'c> {
+    pub module: Module<'c>,
+    /// Whether MLIR's verifier checked the module as a whole while parsing it (it parsed it as its top-level
+    /// op). Until the module changes, printing it may then skip the verification MLIR's printer otherwise
+    /// repeats ([`PrintOptions::assume_verified`]). False where a parsed op was put into a new module.
+    pub verified_as_a_whole: bool,
+}
+
+/// [`parse`], telling whether MLIR verified the module as a whole.
+pub fn parse_module<'c>(context: &'c Context, file_name: &str, text: &str) -> Result<Parsed<'c>, ParseError> {
     let generic = match syntax::to_generic(file_name, text) {
         Ok(generic) => generic,
         Err(errors) => {
@@ -37,11 +51,11 @@ pub fn parse<'c>(context: &'c Context, file_name: &str, text: &str) -> Result<Mo
             return Err(ParseError::Syntax);
         }
     };
-    let module = match wrap_in_module_if_needed(&generic) {
+    let (module, verified_as_a_whole) = match wrap_in_module_if_needed(&generic) {
         Wrapping::Exact(wrapped) => {
             tracing::trace!(target: "lego", "generic form handed to MLIR:\n{wrapped}");
             let operation = parse_reporting_silent_failures(context, &wrapped, file_name).ok_or(ParseError::Mlir)?;
-            Module::from_operation(operation).ok_or(ParseError::Mlir)?
+            (Module::from_operation(operation).ok_or(ParseError::Mlir)?, true)
         }
         Wrapping::OnALineOfItsOwn { wrapped, module_line, several } => {
             parse_wrapping_on_a_line_of_its_own(context, &generic, &wrapped, module_line, several, file_name)
@@ -51,7 +65,7 @@ pub fn parse<'c>(context: &'c Context, file_name: &str, text: &str) -> Result<Mo
     if !verify::verify_and_emit(&module.as_operation()) {
         return Err(ParseError::Verify);
     }
-    Ok(module)
+    Ok(Parsed { module, verified_as_a_whole })
 }
 
 /// [`parse_operation`], and an error of our own where MLIR fails without saying why: its parser gives no
@@ -97,16 +111,17 @@ fn parse_wrapping_on_a_line_of_its_own<'c>(
     module_line: usize,
     several: bool,
     file_name: &str,
-) -> Option<Module<'c>> {
+) -> Option<(Module<'c>, bool)> {
     let module_location = Location::new(context, file_name, module_line, 1);
     if !several {
         match parse_single_op(context, text, file_name, module_location) {
-            SingleOp::Parsed(module) => return Some(module),
+            // MLIR verified the op, not the new module around it (its symbol table, say).
+            SingleOp::Parsed(module) => return Some((module, false)),
             SingleOp::Failed => return None,
             SingleOp::Several => {}
         }
     }
-    parse_wrapped(context, wrapped, module_line, file_name, module_location)
+    parse_wrapped(context, wrapped, module_line, file_name, module_location).map(|module| (module, true))
 }
 
 enum SingleOp<'c> {
@@ -251,6 +266,10 @@ fn parse_operation<'c>(context: &'c Context, source: &str, file_name: &str) -> O
 pub struct PrintOptions {
     pub generic: bool,
     pub debug_info: bool,
+    /// The op is known to verify (MLIR's verifier checked it as a whole and nothing changed it since), so
+    /// MLIR's printer need not verify it again to choose between the custom and the generic form (a whole
+    /// verifier pass over the module). Only where that is certain: the form printed depends on it.
+    pub assume_verified: bool,
 }
 
 /// Prints an op (usually the module) with lego ops in custom syntax unless `generic` is asked for.
@@ -261,6 +280,9 @@ pub fn print<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, options: PrintOptions)
     }
     if options.debug_info {
         flags = flags.enable_debug_info(true, false);
+    }
+    if options.assume_verified {
+        unsafe { mlir_sys::mlirOpPrintingFlagsAssumeVerified(flags.to_raw()) };
     }
     let printed = op.to_string_with_flags(flags).unwrap_or_else(|_| op.to_string());
     if options.generic {
@@ -383,26 +405,28 @@ fn has_second_top_level_op(text: &str, first_op: usize) -> bool {
     let mut in_string = false;
     let mut escaped = false;
     let mut in_comment = false;
-    for (position, character) in text[open..].char_indices() {
+    // Bytes, not chars: every byte looked at is ASCII, and no byte of a multi-byte character is (this scans the
+    // whole module, once per input).
+    for (position, &byte) in text.as_bytes()[open..].iter().enumerate() {
         let absolute = open + position;
         if in_comment {
-            in_comment = character != '\n';
+            in_comment = byte != b'\n';
             continue;
         }
         if in_string {
-            match character {
+            match byte {
                 _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                '"' => in_string = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
                 _ => {}
             }
             continue;
         }
-        match character {
-            '/' if text[absolute..].starts_with("//") => in_comment = true,
-            '"' => in_string = true,
-            '{' => depth += 1,
-            '}' => {
+        match byte {
+            b'/' if text.as_bytes().get(absolute + 1) == Some(&b'/') => in_comment = true,
+            b'"' => in_string = true,
+            b'{' => depth += 1,
+            b'}' => {
                 depth -= 1;
                 if depth == 0 {
                     let mut after = skip_trivia(text, absolute + 1);
@@ -513,6 +537,15 @@ mod tests {
         assert_eq!(exact(text), text);
         let two = "\"builtin.module\"() ({\n}) : () -> ()\n\"builtin.module\"() ({\n}) : () -> ()\n";
         assert!(matches!(wrap_in_module_if_needed(two), Wrapping::OnALineOfItsOwn { module_line: 1, several: true, .. }));
+    }
+
+    #[test]
+    fn braces_in_strings_and_comments_after_multi_byte_characters_do_not_count() {
+        // `é` after a backslash in a string, `ü` in a comment: the scan for a second top-level op goes by bytes.
+        let one = "module {\n  // ü }\n  %0 = \"x.y\"() {s = \"\\é}\"} : () -> ()\n}\n";
+        assert_eq!(exact(one), one);
+        let two = format!("{one}func.func @g() {{\n}}\n");
+        assert!(matches!(wrap_in_module_if_needed(&two), Wrapping::OnALineOfItsOwn { module_line: 1, several: true, .. }));
     }
 
     #[test]

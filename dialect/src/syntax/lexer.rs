@@ -92,15 +92,18 @@ pub fn nesting_error(line: usize, column: usize) -> SyntaxError {
 }
 
 pub fn tokenize(text: &str) -> Lexed<'_> {
-    let mut lexer = Lexer {
-        text,
-        bytes: text.as_bytes(),
-        pos: 0,
-        lines: LineIndex::new(text),
-        lexed: Lexed { tokens: Vec::new(), errors: Vec::new(), nesting_error: None },
-    };
+    let mut lexer = Lexer::new(text, true);
     lexer.run();
     lexer.lexed
+}
+
+/// [`tokenize`] without the comments, and the line and column of the end of the text: what
+/// [`super::source::Source`] needs, without a second pass over the tokens to drop the comments.
+pub(crate) fn tokenize_significant(text: &str) -> (Lexed<'_>, (usize, usize)) {
+    let mut lexer = Lexer::new(text, false);
+    lexer.run();
+    let end = lexer.position(text.len());
+    (lexer.lexed, end)
 }
 
 /// Maps byte offsets to 1-based (line, column).
@@ -126,7 +129,17 @@ struct Lexer<'a> {
     text: &'a str,
     bytes: &'a [u8],
     pos: usize,
-    lines: LineIndex,
+    /// Whether comments are kept as tokens.
+    comments: bool,
+    /// Line and column of tokens, which start at increasing offsets: `scanned` is the offset up to which
+    /// line breaks have been counted, `line` the 1-based line it is on, `line_start` where that line starts.
+    /// One pass over the text in all, where a binary search per token (or a table of every line) cost more
+    /// than the rest of the lexing.
+    scanned: usize,
+    line: usize,
+    line_start: usize,
+    /// For errors, which may point back into a token already scanned past: built on the first one.
+    error_lines: Option<LineIndex>,
     lexed: Lexed<'a>,
 }
 
@@ -143,22 +156,57 @@ fn is_suffix_continue(byte: u8) -> bool {
 const SINGLE_PUNCT: &[u8] = b"()[]}<>,:=?*+|";
 
 impl<'a> Lexer<'a> {
+    fn new(text: &'a str, comments: bool) -> Self {
+        Lexer {
+            text,
+            bytes: text.as_bytes(),
+            pos: 0,
+            comments,
+            scanned: 0,
+            line: 1,
+            line_start: 0,
+            error_lines: None,
+            // About one token per 4 bytes of MLIR text: reserving that avoids copying a large token vector
+            // as it grows (pages reserved but never written cost nothing).
+            lexed: Lexed { tokens: Vec::with_capacity(text.len() / 4 + 1), errors: Vec::new(), nesting_error: None },
+        }
+    }
+
     fn peek_at(&self, offset: usize) -> Option<u8> {
         self.bytes.get(self.pos + offset).copied()
     }
 
+    /// The 1-based line and byte column of `offset`, which must not be before the previous call's.
+    fn position(&mut self, offset: usize) -> (usize, usize) {
+        if offset < self.scanned {
+            return self.error_position(offset); // not reached: tokens are pushed in order
+        }
+        if let Some(skipped) = self.bytes.get(self.scanned..offset) {
+            if let Some(last) = skipped.iter().rposition(|&byte| byte == b'\n') {
+                self.line += skipped.iter().filter(|&&byte| byte == b'\n').count();
+                self.line_start = self.scanned + last + 1;
+            }
+            self.scanned = offset;
+        }
+        (self.line, offset - self.line_start + 1)
+    }
+
     fn push(&mut self, kind: TokenKind, start: usize) {
-        let (line, column) = self.lines.line_col(start);
+        let (line, column) = self.position(start);
         self.lexed.tokens.push(Token { kind, text: &self.text[start..self.pos], offset: start, line, column });
     }
 
+    fn error_position(&mut self, offset: usize) -> (usize, usize) {
+        self.error_lines.get_or_insert_with(|| LineIndex::new(self.text)).line_col(offset)
+    }
+
     fn too_deep_at(&mut self, offset: usize) {
-        let (line, column) = self.lines.line_col(offset);
+        let (line, column) = self.error_position(offset);
         self.lexed.nesting_error.get_or_insert(nesting_error(line, column));
     }
 
     fn error_at(&mut self, offset: usize, message: impl Into<String>) {
-        let (line, column) = self.lines.line_col(offset);
+        let (line, column) = self.error_position(offset);
         self.lexed.errors.push(SyntaxError { line, column, message: message.into() });
     }
 
@@ -205,7 +253,9 @@ impl<'a> Lexer<'a> {
 
     fn comment(&mut self, start: usize) {
         self.pos = self.text[start..].find('\n').map_or(self.bytes.len(), |newline| start + newline);
-        self.push(TokenKind::Comment, start);
+        if self.comments {
+            self.push(TokenKind::Comment, start);
+        }
     }
 
     /// Consumes a string literal starting at the current `"`. MLIR strings cannot span lines.
@@ -601,6 +651,49 @@ mod tests {
         let positions: Vec<(usize, usize, usize)> =
             lexed.tokens.iter().map(|token| (token.offset, token.line, token.column)).collect();
         assert_eq!(positions, vec![(0, 1, 1), (3, 1, 4), (5, 1, 6), (16, 2, 3), (17, 2, 4), (18, 2, 5)]);
+    }
+
+    #[test]
+    fn positions_after_multi_byte_characters_and_tokens_spanning_lines() {
+        // Offsets by hand: `"é"` is bytes 0..4 (é is 2 bytes), `%a` 5, line 2 starts at 8 with `!x<` at 10 (its
+        // body spans to line 3, which starts at 14), `%b` 16, line 4 (19) holds the comment with ü, line 5 (25) `%c`.
+        let text = "\"é\" %a\n  !x<\n> %b\n// ü\n%c";
+        fn positions<'a>(tokens: &[Token<'a>]) -> Vec<(&'a str, usize, usize, usize)> {
+            tokens.iter().map(|token| (token.text, token.offset, token.line, token.column)).collect()
+        }
+        let lexed = tokenize(text);
+        assert_eq!(
+            positions(&lexed.tokens),
+            vec![
+                ("\"é\"", 0, 1, 1),
+                ("%a", 5, 1, 6),
+                ("!x<\n>", 10, 2, 3),
+                ("%b", 16, 3, 3),
+                ("// ü", 19, 4, 1),
+                ("%c", 25, 5, 1)
+            ]
+        );
+        // Without the comment, and with the end of the text (byte 27: line 5, column 3) for `Eof`.
+        let (significant, end) = tokenize_significant(text);
+        assert_eq!(positions(&significant.tokens), [&positions(&lexed.tokens)[..4], &positions(&lexed.tokens)[5..]].concat());
+        assert_eq!(end, (5, 3));
+        assert_eq!(tokenize_significant("").1, (1, 1));
+        assert_eq!(tokenize_significant("%a\n").1, (2, 1));
+    }
+
+    #[test]
+    fn positions_on_a_very_long_line_and_after_an_error() {
+        let text = format!("{}%a\n%b", " ".repeat(100_000));
+        let lexed = tokenize(&text);
+        let positions: Vec<(usize, usize)> = lexed.tokens.iter().map(|token| (token.line, token.column)).collect();
+        assert_eq!(positions, vec![(1, 100_001), (2, 1)]);
+        // An error behind the tokens already placed (the start of an unterminated string) and tokens after it.
+        let lexed = tokenize("%a é %b\n  \"x\n%c");
+        let errors: Vec<(usize, usize)> = lexed.errors.iter().map(|error| (error.line, error.column)).collect();
+        assert_eq!(errors, vec![(1, 4), (2, 3)]); // é is byte 3 (column 4) and 3..5
+        let positions: Vec<(&str, usize, usize)> = lexed.tokens.iter().map(|token| (token.text, token.line, token.column)).collect();
+        // The unterminated string is still a token (to the end of its line), at the error's position.
+        assert_eq!(positions, vec![("%a", 1, 1), ("%b", 1, 7), ("\"x", 2, 3), ("%c", 3, 1)]);
     }
 
     #[test]

@@ -185,13 +185,14 @@ impl OpName {
     }
 }
 
-/// What a generic op needs besides its name and results.
-struct GenericParts {
-    operands: Vec<String>,
-    operand_types: Vec<String>,
+/// What a generic op needs besides its name and results, borrowed from the op: this is rendered once per lego
+/// op in both directions (and again to check each printed op), so it copies no names.
+struct GenericParts<'m> {
+    operands: Vec<&'m str>,
+    operand_types: Vec<&'m str>,
     /// The attribute dictionary, braces included; `None` prints none.
     dict: Option<String>,
-    result_types: Vec<String>,
+    result_types: Vec<&'m str>,
 }
 
 /// The generic rendering of `gen_p`, to be interleaved with the region bodies:
@@ -210,24 +211,42 @@ fn results_prefix(results: Option<&str>) -> String {
     results.map(|results| format!("{results} = ")).unwrap_or_default()
 }
 
-fn dynamic_names(dims: &[Dim]) -> impl Iterator<Item = String> + '_ {
+fn dynamic_names(dims: &[Dim]) -> impl Iterator<Item = &str> + '_ {
     dims.iter().filter_map(|dim| match dim {
-        Dim::Dynamic(name) => Some(name.clone()),
+        Dim::Dynamic(name) => Some(name.as_str()),
         Dim::Static(_) => None,
     })
 }
 
-fn dense_array(element: &str, values: impl IntoIterator<Item = i64>) -> String {
-    let values: Vec<String> = values.into_iter().map(|value| value.to_string()).collect();
-    if values.is_empty() {
-        format!("array<{element}>")
-    } else {
-        format!("array<{element}: {}>", values.join(", "))
+/// `items` separated by `, `.
+fn write_list<'i>(out: &mut String, items: impl IntoIterator<Item = &'i str>) {
+    for (index, item) in items.into_iter().enumerate() {
+        if index > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(item);
     }
 }
 
-fn static_dims(dims: &[Dim]) -> String {
-    dense_array(
+/// `array<element>` or `array<element: v, ...>`.
+fn write_dense_array(out: &mut String, element: &str, values: impl IntoIterator<Item = i64>) {
+    let _ = write!(out, "array<{element}");
+    for (index, value) in values.into_iter().enumerate() {
+        out.push_str(if index == 0 { ": " } else { ", " });
+        let _ = write!(out, "{value}");
+    }
+    out.push('>');
+}
+
+fn dense_array(element: &str, values: impl IntoIterator<Item = i64>) -> String {
+    let mut out = String::new();
+    write_dense_array(&mut out, element, values);
+    out
+}
+
+fn write_static_dims(out: &mut String, dims: &[Dim]) {
+    write_dense_array(
+        out,
         "i64",
         dims.iter().map(|dim| match dim {
             Dim::Static(value) => *value,
@@ -236,25 +255,54 @@ fn static_dims(dims: &[Dim]) -> String {
     )
 }
 
+fn static_dims(dims: &[Dim]) -> String {
+    let mut out = String::new();
+    write_static_dims(&mut out, dims);
+    out
+}
+
 fn segments(sizes: &[usize]) -> String {
     dense_array("i32", sizes.iter().map(|&size| i64::try_from(size).unwrap_or(i64::MAX)))
 }
 
+/// `{name = value, ...}`.
 fn dict(entries: &[(&str, String)]) -> Option<String> {
-    let entries: Vec<String> = entries.iter().map(|(name, value)| format!("{name} = {value}")).collect();
-    Some(format!("{{{}}}", entries.join(", ")))
+    let mut out = String::from("{");
+    for (index, (name, value)) in entries.iter().enumerate() {
+        if index > 0 {
+            out.push_str(", ");
+        }
+        let _ = write!(out, "{name} = {value}");
+    }
+    out.push('}');
+    Some(out)
 }
 
-fn repeat(ty: &str, count: usize) -> Vec<String> {
-    vec![ty.to_string(); count]
+/// `{static_dims = array<i64: ...>}`, the dictionary of the constructors with one dimension list.
+fn static_dims_dict(dims: &[Dim]) -> Option<String> {
+    let mut out = String::from("{static_dims = ");
+    write_static_dims(&mut out, dims);
+    out.push('}');
+    Some(out)
 }
 
 /// MLIR's result type list: `()`, `t` or `(a, b)`; a lone function type needs parentheses.
-fn result_types(types: &[String]) -> String {
+fn write_result_types(out: &mut String, types: &[&str]) {
     match types {
-        [single] if !single.starts_with('(') => single.clone(),
-        _ => format!("({})", types.join(", ")),
+        [single] if !single.starts_with('(') => out.push_str(single),
+        _ => {
+            out.push('(');
+            write_list(out, types.iter().copied());
+            out.push(')');
+        }
     }
+}
+
+#[cfg(test)]
+fn result_types(types: &[String]) -> String {
+    let mut out = String::new();
+    write_result_types(&mut out, &types.iter().map(String::as_str).collect::<Vec<_>>());
+    out
 }
 
 fn dims_text(dims: &[Dim]) -> String {
@@ -323,46 +371,38 @@ impl LegoOp {
         }
     }
 
-    /// The generic op name, quoted as it appears in generic text.
-    fn generic_name(&self) -> String {
-        match self {
-            LegoOp::Yield { .. } => "\"smt.yield\"".to_string(),
-            _ => format!("\"lego.{}\"", self.name().suffix()),
-        }
-    }
-
-    fn generic_parts(&self) -> GenericParts {
-        let layout_result = |ty: &String| vec![ty.clone()];
+    fn generic_parts(&self) -> GenericParts<'_> {
+        let indices = |count: usize| vec![INDEX; count];
         match self {
             LegoOp::Row { dims, ty } | LegoOp::Col { dims, ty } | LegoOp::GenP { dims, ty, .. } => GenericParts {
                 operands: dynamic_names(dims).collect(),
-                operand_types: repeat(INDEX, dynamic_names(dims).count()),
-                dict: dict(&[("static_dims", static_dims(dims))]),
-                result_types: layout_result(ty),
+                operand_types: indices(dynamic_names(dims).count()),
+                dict: static_dims_dict(dims),
+                result_types: vec![ty],
             },
             LegoOp::RegP { perm, dims, ty } => GenericParts {
                 operands: dynamic_names(dims).collect(),
-                operand_types: repeat(INDEX, dynamic_names(dims).count()),
+                operand_types: indices(dynamic_names(dims).count()),
                 dict: dict(&[("perm", dense_array("i64", perm.iter().copied())), ("static_dims", static_dims(dims))]),
-                result_types: layout_result(ty),
+                result_types: vec![ty],
             },
             LegoOp::Swizzle { swizzle, dims, ty } => GenericParts {
                 operands: dynamic_names(dims).collect(),
-                operand_types: repeat(INDEX, dynamic_names(dims).count()),
+                operand_types: indices(dynamic_names(dims).count()),
                 dict: dict(&[("static_dims", static_dims(dims)), ("swizzle", dense_array("i64", swizzle.iter().copied()))]),
-                result_types: layout_result(ty),
+                result_types: vec![ty],
             },
             LegoOp::Compose { outer, inner, ty } => GenericParts {
-                operands: vec![outer.clone(), inner.clone()],
-                operand_types: repeat(LAYOUT, 2),
+                operands: vec![outer, inner],
+                operand_types: vec![LAYOUT; 2],
                 dict: None,
-                result_types: layout_result(ty),
+                result_types: vec![ty],
             },
             LegoOp::Inverse { inner, ty } => GenericParts {
-                operands: vec![inner.clone()],
-                operand_types: repeat(LAYOUT, 1),
+                operands: vec![inner],
+                operand_types: vec![LAYOUT],
                 dict: None,
-                result_types: layout_result(ty),
+                result_types: vec![ty],
             },
             LegoOp::Strided { shape, stride, ty } => GenericParts {
                 operands: Vec::new(),
@@ -372,124 +412,163 @@ impl LegoOp {
                     ("shape", dense_array("i64", shape.iter().flatten().copied())),
                     ("stride", dense_array("i64", stride.iter().flatten().copied())),
                 ]),
-                result_types: layout_result(ty),
+                result_types: vec![ty],
             },
             LegoOp::OrderBy { objects, ty } => GenericParts {
-                operands: objects.clone(),
-                operand_types: repeat(LAYOUT, objects.len()),
+                operands: objects.iter().map(String::as_str).collect(),
+                operand_types: vec![LAYOUT; objects.len()],
                 dict: None,
-                result_types: layout_result(ty),
+                result_types: vec![ty],
             },
             LegoOp::GroupBy { dims, objects, ty } => {
                 let dynamic = dynamic_names(dims).count();
                 GenericParts {
-                    operands: dynamic_names(dims).chain(objects.iter().cloned()).collect(),
-                    operand_types: [repeat(INDEX, dynamic), repeat(LAYOUT, objects.len())].concat(),
+                    operands: dynamic_names(dims).chain(objects.iter().map(String::as_str)).collect(),
+                    operand_types: [indices(dynamic), vec![LAYOUT; objects.len()]].concat(),
                     dict: dict(&[
                         ("operandSegmentSizes", segments(&[dynamic, objects.len()])),
                         ("static_dims", static_dims(dims)),
                     ]),
-                    result_types: layout_result(ty),
+                    result_types: vec![ty],
                 }
             }
             LegoOp::TileBy { inner, levels, ty } => {
-                let dynamic: Vec<String> = levels.iter().flat_map(|level| dynamic_names(level)).collect();
-                let arrays: Vec<String> = levels.iter().map(|level| static_dims(level)).collect();
+                let operands: Vec<&str> =
+                    std::iter::once(inner.as_str()).chain(levels.iter().flat_map(|level| dynamic_names(level))).collect();
+                let mut dict = String::from("{static_tile_dims = [");
+                for (index, level) in levels.iter().enumerate() {
+                    if index > 0 {
+                        dict.push_str(", ");
+                    }
+                    write_static_dims(&mut dict, level);
+                }
+                dict.push_str("]}");
                 GenericParts {
-                    operand_types: [vec![LAYOUT.to_string()], repeat(INDEX, dynamic.len())].concat(),
-                    operands: std::iter::once(inner.clone()).chain(dynamic).collect(),
-                    dict: dict(&[("static_tile_dims", format!("[{}]", arrays.join(", ")))]),
-                    result_types: layout_result(ty),
+                    operand_types: [vec![LAYOUT], indices(operands.len() - 1)].concat(),
+                    operands,
+                    dict: Some(dict),
+                    result_types: vec![ty],
                 }
             }
             LegoOp::ExpandBy { inner, dims, to, ty } => {
                 let (from_count, to_count) = (dynamic_names(dims).count(), dynamic_names(to).count());
                 GenericParts {
-                    operands: std::iter::once(inner.clone()).chain(dynamic_names(dims)).chain(dynamic_names(to)).collect(),
-                    operand_types: [vec![LAYOUT.to_string()], repeat(INDEX, from_count + to_count)].concat(),
+                    operands: std::iter::once(inner.as_str()).chain(dynamic_names(dims)).chain(dynamic_names(to)).collect(),
+                    operand_types: [vec![LAYOUT], indices(from_count + to_count)].concat(),
                     dict: dict(&[
                         ("operandSegmentSizes", segments(&[1, from_count, to_count])),
                         ("static_dims", static_dims(dims)),
                         ("static_to_dims", static_dims(to)),
                     ]),
-                    result_types: layout_result(ty),
+                    result_types: vec![ty],
                 }
             }
-            LegoOp::Apply { layout, indices: rest, ty } => layout_and_indices(layout, rest, ty, vec![INDEX.to_string()]),
-            LegoOp::ApplyInverse { layout, flat: rest, ty, results } => layout_and_indices(layout, rest, ty, results.clone()),
+            LegoOp::Apply { layout, indices: rest, ty } => layout_and_indices(layout, rest, ty, vec![INDEX]),
+            LegoOp::ApplyInverse { layout, flat: rest, ty, results } => {
+                layout_and_indices(layout, rest, ty, results.iter().map(String::as_str).collect())
+            }
             LegoOp::AssertApplyBounds { layout, indices: rest, ty } | LegoOp::AssertInvBounds { layout, flat: rest, ty } => {
                 layout_and_indices(layout, rest, ty, Vec::new())
             }
             LegoOp::CastView { memref, layout, memref_ty, layout_ty, view_ty } => GenericParts {
-                operands: vec![memref.clone(), layout.clone()],
-                operand_types: vec![memref_ty.clone(), layout_ty.clone()],
+                operands: vec![memref, layout],
+                operand_types: vec![memref_ty, layout_ty],
                 dict: None,
-                result_types: vec![view_ty.clone()],
+                result_types: vec![view_ty],
             },
             LegoOp::Load { view, indices, types, element } => GenericParts {
-                operands: std::iter::once(view.clone()).chain(indices.iter().cloned()).collect(),
-                operand_types: types.clone(),
+                operands: std::iter::once(view.as_str()).chain(indices.iter().map(String::as_str)).collect(),
+                operand_types: types.iter().map(String::as_str).collect(),
                 dict: None,
-                result_types: vec![element.clone()],
+                result_types: vec![element],
             },
             LegoOp::Store { value, view, indices, types } => GenericParts {
-                operands: [value.clone(), view.clone()].into_iter().chain(indices.iter().cloned()).collect(),
-                operand_types: types.clone(),
+                operands: [value.as_str(), view.as_str()].into_iter().chain(indices.iter().map(String::as_str)).collect(),
+                operand_types: types.iter().map(String::as_str).collect(),
                 dict: None,
                 result_types: Vec::new(),
             },
             LegoOp::Check { address, dict } => GenericParts {
-                operands: vec![address.clone()],
-                operand_types: vec![INDEX.to_string()],
+                operands: vec![address],
+                operand_types: vec![INDEX],
                 dict: dict.clone(),
                 result_types: Vec::new(),
             },
             LegoOp::Assume { condition } => GenericParts {
-                operands: vec![condition.clone()],
-                operand_types: vec!["i1".to_string()],
+                operands: vec![condition],
+                operand_types: vec!["i1"],
                 dict: None,
                 result_types: Vec::new(),
             },
             LegoOp::AssumeBounds { value, lb, ub } => {
-                let operands: Vec<String> = std::iter::once(value).chain(lb).chain(ub).cloned().collect();
+                let operands: Vec<&str> = std::iter::once(value).chain(lb).chain(ub).map(String::as_str).collect();
                 GenericParts {
-                    operand_types: repeat(INDEX, operands.len()),
+                    operand_types: indices(operands.len()),
                     operands,
                     dict: dict(&[("operandSegmentSizes", segments(&[1, usize::from(lb.is_some()), usize::from(ub.is_some())]))]),
                     result_types: Vec::new(),
                 }
             }
-            LegoOp::Yield { values, types } => {
-                GenericParts { operands: values.clone(), operand_types: types.clone(), dict: None, result_types: Vec::new() }
-            }
+            LegoOp::Yield { values, types } => GenericParts {
+                operands: values.iter().map(String::as_str).collect(),
+                operand_types: types.iter().map(String::as_str).collect(),
+                dict: None,
+                result_types: Vec::new(),
+            },
         }
     }
 
     /// The generic form on one line, without a location. Not for `gen_p` (see [`LegoOp::generic_pieces`]).
     pub fn generic(&self, results: Option<&str>) -> String {
-        let parts = self.generic_parts();
-        let mut text = format!("{}{}({})", results_prefix(results), self.generic_name(), parts.operands.join(", "));
-        if let Some(dict) = &parts.dict {
-            let _ = write!(text, " {dict}");
-        }
-        let _ = write!(text, " : ({}) -> {}", parts.operand_types.join(", "), result_types(&parts.result_types));
+        let mut text = String::with_capacity(160);
+        self.write_generic(results, &mut text);
         text
+    }
+
+    /// [`LegoOp::generic`], appended to `text`.
+    pub fn write_generic(&self, results: Option<&str>, text: &mut String) {
+        let parts = self.generic_parts();
+        if let Some(results) = results {
+            text.push_str(results);
+            text.push_str(" = ");
+        }
+        match self {
+            LegoOp::Yield { .. } => text.push_str("\"smt.yield\""),
+            _ => {
+                text.push_str("\"lego.");
+                text.push_str(self.name().suffix());
+                text.push('"');
+            }
+        }
+        text.push('(');
+        write_list(text, parts.operands.iter().copied());
+        text.push(')');
+        if let Some(dict) = &parts.dict {
+            text.push(' ');
+            text.push_str(dict);
+        }
+        text.push_str(" : (");
+        write_list(text, parts.operand_types.iter().copied());
+        text.push_str(") -> ");
+        write_result_types(text, &parts.result_types);
     }
 
     /// The generic form of `gen_p` around its region bodies; `label` names the entry blocks.
     pub fn generic_pieces(&self, results: Option<&str>, label: &str) -> Option<Pieces> {
         let LegoOp::GenP { apply, inv, .. } = self else { return None };
         let parts = self.generic_parts();
-        let header =
-            format!("{}\"lego.gen_p\"({}) ({{{}", results_prefix(results), parts.operands.join(", "), entry_label(label, apply));
+        let header = format!(
+            "{}\"lego.gen_p\"({}) ({{{}",
+            results_prefix(results),
+            parts.operands.join(", "),
+            entry_label(label, apply)
+        );
         let middle = inv.as_ref().map(|inv| format!("}}, {{{}", entry_label(label, inv)));
         let empty_inverse = if inv.is_some() { "" } else { ", {}" };
-        let trailer = format!(
-            "}}{empty_inverse}) {} : ({}) -> {}",
-            parts.dict.unwrap_or_default(),
-            parts.operand_types.join(", "),
-            result_types(&parts.result_types)
-        );
+        let mut trailer = format!("}}{empty_inverse}) {} : (", parts.dict.unwrap_or_default());
+        write_list(&mut trailer, parts.operand_types.iter().copied());
+        trailer.push_str(") -> ");
+        write_result_types(&mut trailer, &parts.result_types);
         Some(Pieces { header, middle, trailer })
     }
 
@@ -568,10 +647,13 @@ impl LegoOp {
 }
 
 /// `lego.apply` and its relatives: a layout operand, index operands, and the given results.
-fn layout_and_indices(layout: &str, indices: &[String], ty: &str, results: Vec<String>) -> GenericParts {
+fn layout_and_indices<'m>(layout: &'m str, indices: &'m [String], ty: &'m str, results: Vec<&'m str>) -> GenericParts<'m> {
+    let mut operand_types = Vec::with_capacity(indices.len() + 1);
+    operand_types.push(ty);
+    operand_types.resize(indices.len() + 1, INDEX);
     GenericParts {
-        operands: std::iter::once(layout.to_string()).chain(indices.iter().cloned()).collect(),
-        operand_types: [vec![ty.to_string()], repeat(INDEX, indices.len())].concat(),
+        operands: std::iter::once(layout).chain(indices.iter().map(String::as_str)).collect(),
+        operand_types,
         dict: None,
         result_types: results,
     }

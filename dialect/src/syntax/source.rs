@@ -2,7 +2,7 @@
 //! rewriters copy everything between tokens verbatim from the text, so comments survive), the partner of
 //! every bracket, type aliases, and the rule that tells where an op starts.
 
-use super::lexer::{tokenize, Token, TokenKind};
+use super::lexer::{tokenize_significant, Token, TokenKind};
 use super::SyntaxError;
 use std::collections::HashMap;
 
@@ -56,12 +56,11 @@ pub(crate) struct OpHead {
 impl<'a> Source<'a> {
     /// Tokenizes `text` and matches its brackets; lexical errors are fatal.
     pub fn new(text: &'a str) -> Result<Self, Vec<SyntaxError>> {
-        let lexed = tokenize(text);
+        let (lexed, (line, column)) = tokenize_significant(text);
         if !lexed.errors.is_empty() {
             return Err(lexed.errors);
         }
-        let mut toks: Vec<Token<'a>> = lexed.tokens.into_iter().filter(|token| token.kind != TokenKind::Comment).collect();
-        let (line, column) = super::lexer::LineIndex::new(text).line_col(text.len());
+        let mut toks = lexed.tokens;
         toks.push(Token { kind: TokenKind::Eof, text: "", offset: text.len(), line, column });
         let (partner, bracket_error, bracket_nesting_error) = match_brackets(&toks);
         let nesting_error = match (lexed.nesting_error, bracket_nesting_error) {

@@ -15,10 +15,15 @@ impl<'a> Splicer<'a> {
 
     /// Copies the input up to byte `start`, then writes `replacement` in place of `start..end`.
     pub fn replace(&mut self, start: usize, end: usize, replacement: &str) {
+        self.replace_with(start, end, |out| out.push_str(replacement));
+    }
+
+    /// [`Splicer::replace`] with the replacement written by `write` straight into the output.
+    pub fn replace_with(&mut self, start: usize, end: usize, write: impl FnOnce(&mut String)) {
         if let Some(skipped) = self.text.get(self.copied..start) {
             self.out.push_str(skipped);
         }
-        self.out.push_str(replacement);
+        write(&mut self.out);
         self.copied = self.copied.max(end);
     }
 

@@ -7,12 +7,17 @@
 
 use super::custom_parser::parse_op;
 use super::generic_parser::{parse_generic_op, GenericOp};
-use super::lexer::{Token, TokenKind};
+use super::lexer::{tokenize_significant, Token, TokenKind};
 use super::model::{LegoOp, OpName};
 use super::source::{OpHead, Scope, Source};
 use super::splice::Splicer;
 
 pub fn to_custom(printed: &str) -> String {
+    // Only a generic `"lego.…"` op is ever rewritten (an `smt.yield` only inside a `"lego.gen_p"`), so a text
+    // without one is its own custom form: the usual case for lowered IR, which is then not tokenized at all.
+    if !printed.contains("\"lego.") {
+        return printed.to_string();
+    }
     // Text that does not even tokenize, or has unbalanced brackets, is not MLIR's output; leave it alone.
     let Some(source) = Source::new(printed).ok().filter(|source| source.bracket_error.is_none()) else {
         return printed.to_string();
@@ -78,7 +83,7 @@ impl Printer<'_, '_> {
             return (!scope.too_deep() && self.gen_p(head, &generic, &op, scope)).then_some(next);
         }
         let custom = op.custom(results);
-        if !same_tokens(&self.source.toks[head.first..=generic.last], &reparsed_generic(&custom, results)?) {
+        if !renders_back(&self.source.toks[head.first..=generic.last], &custom, results) {
             return None;
         }
         self.replace_tokens(head.first, generic.last, &custom);
@@ -98,7 +103,7 @@ impl Printer<'_, '_> {
             .flatten()
             .collect::<Vec<_>>()
             .join("\n");
-        if !reparsed_generic(&custom_without_bodies, results).is_some_and(|reparsed| same_tokens(&outside_bodies, &reparsed)) {
+        if !renders_back(&outside_bodies, &custom_without_bodies, results) {
             return false;
         }
         self.replace_tokens(head.first, apply.body_start - 1, &pieces.header);
@@ -116,9 +121,20 @@ impl Printer<'_, '_> {
     }
 }
 
-/// What `to_generic` makes of the custom text of one op (with empty region bodies), as tokens; `None` if it
-/// does not parse.
-fn reparsed_generic(custom: &str, results: Option<&str>) -> Option<Vec<(TokenKind, String)>> {
+/// Whether what `to_generic` makes of the custom text of one op (with empty region bodies) has exactly the
+/// tokens `original`; false if it does not parse. Runs once per printed lego op, so it compares in place
+/// rather than building token lists.
+fn renders_back(original: &[Token<'_>], custom: &str, results: Option<&str>) -> bool {
+    let Some(generic) = reparsed_generic(custom, results) else { return false };
+    let (lexed, _) = tokenize_significant(&generic);
+    lexed.errors.is_empty()
+        && original.len() == lexed.tokens.len()
+        && original.iter().zip(&lexed.tokens).all(|(token, reparsed)| token.kind == reparsed.kind && same_text(token, reparsed.text))
+}
+
+/// What `to_generic` makes of the custom text of one op (with empty region bodies); `None` if it does not
+/// parse.
+fn reparsed_generic(custom: &str, results: Option<&str>) -> Option<String> {
     let source = Source::new(custom).ok()?;
     let head = source.op_head(0)?;
     let name = OpName::parse(source.toks[head.name].text)?;
@@ -126,25 +142,24 @@ fn reparsed_generic(custom: &str, results: Option<&str>) -> Option<Vec<(TokenKin
     if parsed.last + 1 != source.eof() {
         return None;
     }
-    let generic = match parsed.op.generic_pieces(results, "^bb0") {
+    Some(match parsed.op.generic_pieces(results, "^bb0") {
         Some(pieces) => {
             [Some(pieces.header), pieces.middle, Some(pieces.trailer)].into_iter().flatten().collect::<Vec<_>>().join(" ")
         }
         None => parsed.op.generic(results),
-    };
-    let reparsed = Source::new(&generic).ok()?;
-    Some(reparsed.toks.iter().filter(|token| token.kind != TokenKind::Eof).map(|token| (token.kind, normalized(token))).collect())
+    })
 }
 
-/// Token text with whitespace inside `<...>` bodies removed, so `array<i64: 1>` equals `array<i64:1>`.
-fn normalized(token: &Token<'_>) -> String {
-    match token.kind {
-        TokenKind::BareIdent | TokenKind::TypeId | TokenKind::AttrId => token.text.split_whitespace().collect(),
-        _ => token.text.to_string(),
-    }
-}
-
-fn same_tokens(original: &[Token<'_>], reparsed: &[(TokenKind, String)]) -> bool {
-    original.len() == reparsed.len()
-        && original.iter().zip(reparsed).all(|(token, (kind, text))| token.kind == *kind && normalized(token) == *text)
+/// Token texts compare with whitespace inside `<...>` bodies ignored, so `array<i64: 1>` equals `array<i64:1>`.
+fn same_text(token: &Token<'_>, other: &str) -> bool {
+    token.text == other
+        || match token.kind {
+            TokenKind::BareIdent | TokenKind::TypeId | TokenKind::AttrId => {
+                fn significant(text: &str) -> impl Iterator<Item = char> + '_ {
+                    text.chars().filter(|character| !character.is_whitespace())
+                }
+                significant(token.text).eq(significant(other))
+            }
+            _ => false,
+        }
 }

@@ -4,7 +4,8 @@
 use crate::ops::OpKind;
 use super::custom_parser::{parse_op, ParsedOp};
 use super::generic_parser::parse_generic_op;
-use super::lexer::TokenKind;
+use super::lexer::{Token, TokenKind};
+use std::fmt::Write as _;
 use super::model::OpName;
 use super::source::{OpHead, Scope, Source};
 use super::splice::Splicer;
@@ -122,42 +123,48 @@ impl Rewriter<'_, '_> {
         })
     }
 
-    /// `loc("file":line:col)` at the op's name token, unless the user wrote one. MLIR's parser locates every op
+    /// ` loc("file":line:col)` at the op's name token, unless the user wrote one. MLIR's parser locates every op
     /// at its name (not its result list), so diagnostics point where users of a C++ dialect expect them.
-    fn location(&self, name: usize, parsed: &ParsedOp) -> String {
-        if parsed.loc.is_some() {
-            return String::new();
+    fn write_location(out: &mut String, file: &str, name: &Token<'_>, parsed: &ParsedOp) {
+        if parsed.loc.is_none() {
+            let _ = write!(out, " loc(\"{file}\":{}:{})", name.line, name.column);
         }
-        let token = &self.source.toks[name];
-        format!(" loc(\"{}\":{}:{})", self.file, token.line, token.column)
     }
 
-    /// Replaces tokens `first..=last` by `text` and `suffix`, with the line breaks the tokens spanned
-    /// between the two, so that the lines after them keep their numbers.
-    fn replace_lines(&mut self, first: usize, last: usize, text: &str, suffix: &str) {
-        let padding = "\n".repeat(self.source.newlines_between(first, last));
+    /// Replaces tokens `first..=last` by what `text` writes and, if `location` is given, the op's location,
+    /// with the line breaks the tokens spanned between the two, so that the lines after them keep their
+    /// numbers.
+    fn replace_lines(&mut self, first: usize, last: usize, location: Option<(usize, &ParsedOp)>, text: impl FnOnce(&mut String)) {
+        let padding = self.source.newlines_between(first, last);
         let (start, end) = (self.source.toks[first].offset, self.source.toks[last].end());
-        self.out.replace(start, end, &format!("{text}{padding}{suffix}"));
+        let (source, file) = (self.source, self.file.as_str());
+        self.out.replace_with(start, end, |out| {
+            text(out);
+            out.extend(std::iter::repeat('\n').take(padding));
+            if let Some((name, parsed)) = location {
+                Self::write_location(out, file, &source.toks[name], parsed);
+            }
+        });
     }
 
     fn emit(&mut self, head: &OpHead, parsed: &ParsedOp, scope: Scope) {
-        let location = self.location(head.name, parsed);
         let results = head.results.as_deref();
+        let location = Some((head.name, parsed));
         let Some(&(apply_open, apply_close)) = parsed.regions.first() else {
-            self.replace_lines(head.first, parsed.last, &parsed.op.generic(results), &location);
+            self.replace_lines(head.first, parsed.last, location, |out| parsed.op.write_generic(results, out));
             return;
         };
         let label = self.entry_label(&parsed.regions);
         let Some(pieces) = parsed.op.generic_pieces(results, &label) else { return };
-        self.replace_lines(head.first, apply_open, &pieces.header, "");
+        self.replace_lines(head.first, apply_open, None, |out| out.push_str(&pieces.header));
         self.statements(apply_open + 1, apply_close, scope.gen_p_region());
         let mut tail = apply_close;
         if let (Some(middle), Some(&(inv_open, inv_close))) = (&pieces.middle, parsed.regions.get(1)) {
-            self.replace_lines(apply_close, inv_open, middle, "");
+            self.replace_lines(apply_close, inv_open, None, |out| out.push_str(middle));
             self.statements(inv_open + 1, inv_close, scope.gen_p_region());
             tail = inv_close;
         }
-        self.replace_lines(tail, parsed.last, &pieces.trailer, &location);
+        self.replace_lines(tail, parsed.last, location, |out| out.push_str(&pieces.trailer));
     }
 
     /// A name for the entry blocks that no block label inside the regions uses (users may label further
