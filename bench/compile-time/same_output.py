@@ -7,11 +7,12 @@
 Runs, with both binaries, from the repository root:
 - every `lego-opt` RUN line of every `.mlir` under test/ (the part before the first `|` or redirection,
   `%s` and `%examples` substituted), as lit would;
-- every `.mlir` under test/ and examples/ plainly, with `--lego-lower`, with `--mlir-print-op-generic`, and
+- every `.mlir` under test/ and examples/ plainly, with `--lego-lower`, with `--lego-to-llvm`, with
+  `--mlir-print-op-generic`, and
   with `--mlir-print-debuginfo` (each with `--split-input-file` where the file's RUN lines use it), since
   these exercise reading and writing the custom syntax on every corner the tests hold;
 - `gen.py SHAPE N --ssa-dims` files (the compile-time benchmark's inputs) with no pass, with `--lego-lower`,
-  and with `--mlir-print-op-generic`.
+  with `--lego-to-llvm`, and with `--mlir-print-op-generic`.
 
 Prints each difference and exits 1 if there is any. compare.py checks the `--lego-lower` output of its own
 timing runs; this script is the wider check a change to the parser or printer needs.
@@ -105,7 +106,7 @@ def main():
             commands, split = run_lines(path)
             jobs += commands
             extra = ["--split-input-file"] if split else []
-            for flags in ([], ["--lego-lower"], ["--mlir-print-op-generic"], ["--mlir-print-debuginfo"]):
+            for flags in ([], ["--lego-lower"], ["--lego-to-llvm"], ["--mlir-print-op-generic"], ["--mlir-print-debuginfo"]):
                 jobs.append([path] + extra + flags)
     work = tempfile.mkdtemp(prefix="lego-same-output-")
     sizes = [int(size) for size in args.sizes.split(",") if size]
@@ -114,7 +115,7 @@ def main():
             path = os.path.join(work, f"{shape}-{size}.mlir")
             with open(path, "w") as out:
                 subprocess.run([sys.executable, GEN, shape, str(size), "--ssa-dims"], stdout=out, check=True)
-            for flags in ([], ["--lego-lower"], ["--mlir-print-op-generic"]):
+            for flags in ([], ["--lego-lower"], ["--lego-to-llvm"], ["--mlir-print-op-generic"]):
                 jobs.append([path] + flags)
 
     differences = 0

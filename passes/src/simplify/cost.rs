@@ -94,7 +94,7 @@ pub struct Planner<'p, 'e, 'r> {
     memo: HashMap<Poly, Expr>,
     /// Values known to compute a polynomial (by its canonical text), from every root planned so far this
     /// round: what other roots' rewrites created, and what engines read.
-    pub known: &'p HashMap<String, Vec<MlirValue>>,
+    pub known: &'p HashMap<std::rc::Rc<str>, Vec<MlirValue>>,
     _marker: std::marker::PhantomData<&'e ()>,
 }
 
@@ -102,7 +102,7 @@ impl<'p, 'e, 'r> Planner<'p, 'e, 'r> {
     pub fn new(
         engine: &'p mut Engine<'r>,
         reusable: &'p dyn Fn(MlirValue) -> bool,
-        known: &'p HashMap<String, Vec<MlirValue>>,
+        known: &'p HashMap<std::rc::Rc<str>, Vec<MlirValue>>,
     ) -> Self {
         Planner { engine, reusable, values: HashMap::default(), memo: HashMap::default(), known, _marker: std::marker::PhantomData }
     }
@@ -110,7 +110,7 @@ impl<'p, 'e, 'r> Planner<'p, 'e, 'r> {
     fn existing(&mut self, poly: &Poly) -> Option<Expr> {
         let mut candidates = self.engine.by_poly.get(poly).cloned().unwrap_or_default();
         // A polynomial too large to name is never shared across roots.
-        if let Some(known) = self.engine.canonical_poly(poly).and_then(|text| self.known.get(&text)) {
+        if let Some(known) = self.engine.canonical_poly_rc(poly).and_then(|text| self.known.get(&*text)) {
             candidates.extend(known.iter().copied());
         }
         let value = candidates.into_iter().find(|value| (self.reusable)(*value))?;
@@ -118,14 +118,9 @@ impl<'p, 'e, 'r> Planner<'p, 'e, 'r> {
         Some(Expr::Value(ir::key(value)))
     }
 
-    /// The planned polynomials with their expressions, by canonical text (to register what gets emitted).
-    pub fn planned(&self) -> Vec<(String, Expr)> {
-        // Sorted: the memo's hash order differs between runs, and the order decides which of several equal
-        // values later roots reuse.
-        let mut planned: Vec<(String, Expr)> =
-            self.memo.iter().filter_map(|(poly, expr)| Some((self.engine.canonical_poly(poly)?, expr.clone()))).collect();
-        planned.sort_by(|a, b| a.0.cmp(&b.0));
-        planned
+    /// The planned polynomials with their expressions (see [`planned`]), taken out of the planner.
+    pub fn take_memo(&mut self) -> HashMap<Poly, Expr> {
+        std::mem::take(&mut self.memo)
     }
 
     pub fn atom(&mut self, id: AtomId) -> Expr {
@@ -214,8 +209,8 @@ impl<'p, 'e, 'r> Planner<'p, 'e, 'r> {
     }
 
     /// Terms in a stable order: higher degree first, the constant last.
-    fn ordered_terms(poly: &Poly) -> Vec<(Vec<AtomId>, u64)> {
-        let mut terms: Vec<(Vec<AtomId>, u64)> = poly.terms().map(|(m, c)| (m.clone(), c)).collect();
+    fn ordered_terms(poly: &Poly) -> Vec<(super::poly::Monomial, u64)> {
+        let mut terms: Vec<(super::poly::Monomial, u64)> = poly.terms().map(|(m, c)| (m.clone(), c)).collect();
         terms.sort_by(|(a, _), (b, _)| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
         terms
     }
@@ -434,4 +429,15 @@ impl<'m> Materializer<'m> {
             .ok()?;
         self.insert(operation)
     }
+}
+
+/// The planned polynomials of a planner's memo ([`Planner::take_memo`]) with their expressions, by canonical
+/// text (to register what gets emitted).
+pub fn planned(engine: &Engine, memo: HashMap<Poly, Expr>) -> Vec<(std::rc::Rc<str>, Expr)> {
+    // Sorted: the memo's hash order differs between runs, and the order decides which of several equal
+    // values later roots reuse.
+    let mut planned: Vec<(std::rc::Rc<str>, Expr)> =
+        memo.into_iter().filter_map(|(poly, expr)| Some((engine.canonical_poly_rc(&poly)?, expr))).collect();
+    planned.sort_by(|a, b| a.0.cmp(&b.0));
+    planned
 }

@@ -331,9 +331,10 @@ struct Plan {
     firings: Vec<&'static str>,
     unproved: Vec<String>,
     scoped: Vec<(MlirValue, ranges::Rel, rules::Bound)>,
-    /// Canonical texts of the planned polynomials with their expressions, and of the values read.
-    planned: Vec<(String, Expr)>,
-    read_known: Vec<(String, MlirValue)>,
+    /// Canonical texts of the planned polynomials with their expressions (only for a plan worth applying:
+    /// registered when it is emitted), and of the values read.
+    planned: Vec<(std::rc::Rc<str>, Expr)>,
+    read_known: Vec<(std::rc::Rc<str>, MlirValue)>,
 }
 
 impl Plan {
@@ -370,7 +371,7 @@ fn plan_root(
     smt: &mut SmtProver,
     value: MlirValue,
     dead_ops: &HashSet<Key>,
-    known: &HashMap<String, Vec<MlirValue>>,
+    known: &HashMap<std::rc::Rc<str>, Vec<MlirValue>>,
     eager: bool,
     guard_refused: &mut bool,
 ) -> Option<Plan> {
@@ -393,27 +394,34 @@ fn plan_root(
     let mut planner = Planner::new(&mut engine, &reusable, known);
     let expr = planner.poly(&simplified);
     let values = std::mem::take(&mut planner.values);
-    let planned = planner.planned();
+    let planned_memo = planner.take_memo();
     drop(planner);
-    let mut read_known: Vec<(String, MlirValue)> = engine
+    let mut read_known: Vec<(std::rc::Rc<str>, MlirValue)> = engine
         .by_poly
         .iter()
         .flat_map(|(poly, values)| {
             // A polynomial too large to name is not offered to other roots.
-            let text = engine.canonical_poly(poly);
+            let text = engine.canonical_poly_rc(poly);
             values.iter().filter_map(move |value| Some((text.clone()?, *value)))
         })
         .collect();
     // Stable sort by text (values of one polynomial keep their reading order): not the hash order, which
     // differs between runs and would decide which equal value is reused.
     read_known.sort_by(|a, b| a.0.cmp(&b.0));
-    let plan = costed_plan(value, expr, values, &read, dead_ops).map(|plan| Plan {
-        firings: engine.firings.iter().map(|firing| firing.rule).collect(),
-        unproved: std::mem::take(&mut engine.unproved),
-        scoped: engine.scoped_facts(),
-        planned,
-        read_known,
-        ..plan
+    let plan = costed_plan(value, expr, values, &read, dead_ops, Some(preliminary)).map(|plan| {
+        let mut plan = Plan {
+            firings: engine.firings.iter().map(|firing| firing.rule).collect(),
+            unproved: std::mem::take(&mut engine.unproved),
+            scoped: engine.scoped_facts(),
+            read_known,
+            ..plan
+        };
+        // Only an applied plan registers what it planned (`round`): naming every planned polynomial of a
+        // plan that is not applied was wasted work.
+        if plan.worth_it() {
+            plan.planned = cost::planned(&engine, planned_memo);
+        }
+        plan
     });
     *guard_refused = engine.guard_refused;
     *smt = std::mem::take(&mut engine.smt);
@@ -428,13 +436,19 @@ fn costed_plan(
     values: HashMap<Key, MlirValue>,
     read: &HashSet<Key>,
     dead_ops: &HashSet<Key>,
+    unkept: Option<Dying>,
 ) -> Option<Plan> {
     let mut keep = HashSet::default();
     referenced_values(&expr, &mut keep);
     if keep.contains(&ir::key(value)) {
         return None;
     }
-    let freed = dying(value, read, dead_ops, &keep);
+    // What dies keeping nothing is what dies keeping `keep` when no kept value was among the dying: the walk
+    // decides value by value in the same order, and a kept value only changes a decision where it would die.
+    let freed = match unkept {
+        Some(unkept) if keep.iter().all(|key| !unkept.values.contains(key)) => unkept,
+        _ => dying(value, read, dead_ops, &keep),
+    };
     let after = cost::cost_of(&[&expr]);
     Some(Plan {
         expr,
@@ -471,7 +485,7 @@ fn shallow_linearize_plan(value: MlirValue, def: MlirOperation, dead_ops: &HashS
         };
         expr = Expr::Bin(cost::BinKind::Add, Box::new(Expr::Bin(cost::BinKind::Mul, Box::new(expr), Box::new(size))), Box::new(leaf(*index)));
     }
-    costed_plan(value, expr, values, &HashSet::default(), dead_ops)
+    costed_plan(value, expr, values, &HashSet::default(), dead_ops, None)
 }
 
 /// The unit a round skips when the previous round rewrote nothing in it: the `func.func` directly under `root`
@@ -487,6 +501,32 @@ fn unit_of(root: MlirOperation, op: MlirOperation) -> Key {
     ir::op_key(root)
 }
 
+/// The ops a round walks (their nested ops, not themselves): `root`, or with `only`, the `func.func`s directly
+/// under `root` that `only` names, in IR order (all of `root` when `only` names `root` itself, the unit of
+/// whatever is not in such a function).
+fn round_scope(root: MlirOperation, only: Option<&HashSet<Key>>) -> Vec<MlirOperation> {
+    let Some(only) = only else { return vec![root] };
+    if only.contains(&ir::op_key(root)) {
+        return vec![root];
+    }
+    let mut units = Vec::new();
+    for region in 0..unsafe { mlir_sys::mlirOperationGetNumRegions(root) } {
+        let region = unsafe { mlir_sys::mlirOperationGetRegion(root, region) };
+        let mut block = unsafe { mlir_sys::mlirRegionGetFirstBlock(region) };
+        while !block.ptr.is_null() {
+            let mut op = unsafe { mlir_sys::mlirBlockGetFirstOperation(block) };
+            while !op.ptr.is_null() {
+                if only.contains(&ir::op_key(op)) {
+                    units.push(op);
+                }
+                op = unsafe { mlir_sys::mlirOperationGetNextInBlock(op) };
+            }
+            block = unsafe { mlir_sys::mlirBlockGetNextInRegion(block) };
+        }
+    }
+    units
+}
+
 /// One round over the roots of the units in `only` (every root when `None`); returns the units it changed.
 fn round(
     root: MlirOperation,
@@ -497,13 +537,21 @@ fn round(
     dead: &mut Dead,
     only: Option<&HashSet<Key>>,
 ) -> HashSet<Key> {
-    let mut ranges = Ranges::new(root);
+    // Only the units this round plans are walked for facts and roots: a unit is a `func.func` isolated from
+    // above, so no fact stated in another one is about its values, and its roots come out in the same order
+    // as from a walk of the whole module filtered by unit (issue 25: on a module of many functions the two
+    // whole-module walks were a sixth of a round that planned a few of them).
+    let scope = round_scope(root, only);
+    let mut ranges = Ranges::over(&scope);
     ranges.assume_no_wrap = assume_no_wrap;
     // Last roots first: they contain earlier ones, whose `disjoint` promises are in scope only while the
     // `affine.linearize_index` carrying them is still in the cone.
-    let mut roots = collect_roots(root, &dead.ops);
+    let mut roots = Vec::new();
+    for unit in &scope {
+        roots.extend(collect_roots(*unit, &dead.ops));
+    }
     roots.reverse();
-    let mut known: HashMap<String, Vec<MlirValue>> = HashMap::default();
+    let mut known: HashMap<std::rc::Rc<str>, Vec<MlirValue>> = HashMap::default();
     let mut changed = HashSet::default();
     for value in roots {
         let Some(def) = ir::defining_op(value) else { continue };

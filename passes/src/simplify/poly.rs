@@ -7,16 +7,18 @@
 //! read as its signed representative (`−1` rather than `2^64 − 1`), and a rule that relies on the value
 //! first proves it lies in `[0, 2^64)` — then the wrapped value and the mathematical one agree.
 
-use std::collections::BTreeMap;
-
 pub type AtomId = usize;
 
-/// A monomial: the multiset of its atoms, sorted (empty for the constant term).
-pub type Monomial = Vec<AtomId>;
+/// A monomial: the multiset of its atoms, sorted (empty for the constant term). Most have one or two atoms:
+/// kept inline, so that building, cloning and dropping polynomials does not allocate per term.
+pub type Monomial = smallvec::SmallVec<[AtomId; 2]>;
 
+/// The terms, sorted by monomial (each monomial once, no zero coefficient): the order a map by monomial would
+/// iterate in, in one vector (polynomials are small, and cloned, hashed and dropped millions of times per
+/// module; a `BTreeMap` made each of those a tree walk).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Poly {
-    terms: BTreeMap<Monomial, u64>,
+    terms: Vec<(Monomial, u64)>,
 }
 
 /// The signed representative of a coefficient.
@@ -31,13 +33,13 @@ impl Poly {
 
     pub fn constant(value: u64) -> Poly {
         let mut poly = Poly::zero();
-        poly.add_term(Vec::new(), value);
+        poly.add_term(Monomial::new(), value);
         poly
     }
 
     pub fn atom(atom: AtomId) -> Poly {
         let mut poly = Poly::zero();
-        poly.add_term(vec![atom], 1);
+        poly.add_term(smallvec::smallvec![atom], 1);
         poly
     }
 
@@ -49,11 +51,20 @@ impl Poly {
 
     pub fn add_term(&mut self, mut monomial: Monomial, coefficient: u64) {
         monomial.sort_unstable();
-        let updated = self.coefficient(&monomial).wrapping_add(coefficient);
-        if updated == 0 {
-            self.terms.remove(&monomial);
-        } else {
-            self.terms.insert(monomial, updated);
+        match self.terms.binary_search_by(|(m, _)| m.cmp(&monomial)) {
+            Ok(index) => {
+                let updated = self.terms[index].1.wrapping_add(coefficient);
+                if updated == 0 {
+                    self.terms.remove(index);
+                } else {
+                    self.terms[index].1 = updated;
+                }
+            }
+            Err(index) => {
+                if coefficient != 0 {
+                    self.terms.insert(index, (monomial, coefficient));
+                }
+            }
         }
     }
 
@@ -70,13 +81,16 @@ impl Poly {
     }
 
     pub fn coefficient(&self, monomial: &[AtomId]) -> u64 {
-        self.terms.get(monomial).copied().unwrap_or(0)
+        match self.terms.binary_search_by(|(m, _)| m.as_slice().cmp(monomial)) {
+            Ok(index) => self.terms[index].1,
+            Err(_) => 0,
+        }
     }
 
     pub fn as_constant(&self) -> Option<u64> {
-        match self.terms.len() {
-            0 => Some(0),
-            1 => self.terms.get(&Vec::new()).copied(),
+        match self.terms.as_slice() {
+            [] => Some(0),
+            [(monomial, coefficient)] if monomial.is_empty() => Some(*coefficient),
             _ => None,
         }
     }
@@ -144,14 +158,14 @@ impl Poly {
 
     /// Atoms occurring anywhere in the polynomial (not inside atoms).
     pub fn atoms(&self) -> Vec<AtomId> {
-        let mut atoms: Vec<AtomId> = self.terms.keys().flatten().copied().collect();
+        let mut atoms: Vec<AtomId> = self.terms.iter().flat_map(|(monomial, _)| monomial.iter().copied()).collect();
         atoms.sort_unstable();
         atoms.dedup();
         atoms
     }
 
     pub fn degree(&self) -> usize {
-        self.terms.keys().map(Vec::len).max().unwrap_or(0)
+        self.terms.iter().map(|(monomial, _)| monomial.len()).max().unwrap_or(0)
     }
 
     /// Splits `self = divisor · quotient + rest` for a one-monomial divisor `c_d · m_d`: a monomial goes to the
@@ -179,7 +193,7 @@ impl Poly {
 
 /// `monomial − part` as multisets, if `part ⊆ monomial`.
 pub fn remove_sub_multiset(monomial: &[AtomId], part: &[AtomId]) -> Option<Monomial> {
-    let mut rest = monomial.to_vec();
+    let mut rest = Monomial::from_slice(monomial);
     for atom in part {
         let position = rest.iter().position(|candidate| candidate == atom)?;
         rest.remove(position);
@@ -199,7 +213,7 @@ mod tests {
         assert_eq!(sum, y);
         let product = x.add(&Poly::constant(1)).mul(&x.sub(&Poly::constant(1)), 16).unwrap();
         // (x + 1)(x − 1) = x² − 1
-        assert_eq!(product, Poly::monomial(vec![0, 0], 1).sub(&Poly::constant(1)));
+        assert_eq!(product, Poly::monomial(smallvec::smallvec![0, 0], 1).sub(&Poly::constant(1)));
         assert_eq!(Poly::constant(u64::MAX).add(&Poly::constant(1)), Poly::zero());
     }
 
@@ -211,7 +225,7 @@ mod tests {
         assert_eq!(q, Poly::atom(0).scale(2).add(&Poly::atom(1)).add(&Poly::constant(3)));
         assert_eq!(r, Poly::atom(2));
         // i·s + j split by s.
-        let p = Poly::monomial(vec![0, 3], 1).add(&Poly::atom(1));
+        let p = Poly::monomial(smallvec::smallvec![0, 3], 1).add(&Poly::atom(1));
         let (q, r) = p.split(&Poly::atom(3)).unwrap();
         assert_eq!(q, Poly::atom(0));
         assert_eq!(r, Poly::atom(1));

@@ -125,6 +125,12 @@ const SIGNED_LIMIT: u64 = i64::MAX as u64;
 impl Ranges {
     /// Collects the facts of every assumption, loop and GPU launch under `root`.
     pub fn new(root: MlirOperation) -> Ranges {
+        Ranges::over(&[root])
+    }
+
+    /// The facts of everything under each of `roots` (ops whose values no fact under another op concerns,
+    /// such as functions isolated from above).
+    pub fn over(roots: &[MlirOperation]) -> Ranges {
         let mut ranges = Ranges {
             facts: HashMap::default(),
             fact_set: HashSet::default(),
@@ -137,7 +143,9 @@ impl Ranges {
             cuts: 0,
             dominating: HashMap::default(),
         };
-        ir::walk(root, &mut |op| ranges.collect(op));
+        for root in roots {
+            ir::walk(*root, &mut |op| ranges.collect(op));
+        }
         ranges
     }
 

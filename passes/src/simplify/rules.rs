@@ -74,12 +74,17 @@ fn saturate(value: i128) -> i128 {
 }
 
 fn mul_bounds(a: Bounds, b: Bounds) -> Bounds {
-    let products = [a.lo, a.hi].iter().flat_map(|x| [b.lo, b.hi].map(move |y| x.checked_mul(y))).collect::<Vec<_>>();
-    if products.iter().any(Option::is_none) {
-        return Bounds { lo: -INFINITY, hi: INFINITY };
+    // The four corner products (no allocation: this runs for every factor of every bounded monomial).
+    let (mut lo, mut hi) = (i128::MAX, i128::MIN);
+    for x in [a.lo, a.hi] {
+        for y in [b.lo, b.hi] {
+            let Some(product) = x.checked_mul(y) else { return Bounds { lo: -INFINITY, hi: INFINITY } };
+            let product = saturate(product);
+            lo = lo.min(product);
+            hi = hi.max(product);
+        }
     }
-    let values: Vec<i128> = products.into_iter().flatten().map(saturate).collect();
-    Bounds { lo: *values.iter().min().unwrap_or(&0), hi: *values.iter().max().unwrap_or(&0) }
+    Bounds { lo, hi }
 }
 
 /// A bound in a root-scoped fact: an SSA value or a constant.
@@ -123,6 +128,11 @@ pub struct Engine<'r> {
     atom_texts: std::cell::RefCell<HashMap<AtomId, std::rc::Rc<str>>>,
     /// Upper bounds of atoms' canonical text lengths (see [`MAX_CANONICAL_TEXT`]).
     atom_text_sizes: std::cell::RefCell<HashMap<AtomId, usize>>,
+    /// Canonical texts of polynomials already named (`None`: too long to name). A root's reading, planning
+    /// and proof keys name the same polynomials several times each.
+    poly_texts: std::cell::RefCell<HashMap<Poly, Option<std::rc::Rc<str>>>>,
+    /// The facts-in-scope part of [`Engine::canonical`], built once per set of scoped facts.
+    scoped_text: std::cell::RefCell<Option<std::rc::Rc<str>>>,
     scoped_values: HashMap<Key, MlirValue>,
     pub firings: Vec<Firing>,
     /// Conditions that could not be proved (each left the IR unchanged).
@@ -154,6 +164,8 @@ impl<'r> Engine<'r> {
             guard_refused: false,
             atom_texts: Default::default(),
             atom_text_sizes: Default::default(),
+            poly_texts: Default::default(),
+            scoped_text: Default::default(),
             scoped_values: HashMap::default(),
             firings: Vec::new(),
             unproved: Vec::new(),
@@ -207,6 +219,7 @@ impl<'r> Engine<'r> {
 
     fn add_scoped(&mut self, value: MlirValue, rel: Rel, bound: Bound) {
         self.scoped.entry(ir::key(value)).or_default().push((rel, bound));
+        self.scoped_text.replace(None);
         self.scoped_values.insert(ir::key(value), value);
     }
 
@@ -338,12 +351,11 @@ impl<'r> Engine<'r> {
     /// Bounds of the mathematical value of `poly` (signed coefficients).
     pub fn bounds(&mut self, poly: &Poly) -> Bounds {
         let mut total = Bounds { lo: 0, hi: 0 };
-        let terms: Vec<(Vec<AtomId>, u64)> = poly.terms().map(|(m, c)| (m.clone(), c)).collect();
-        for (monomial, coefficient) in terms {
+        for (monomial, coefficient) in poly.terms() {
             let c = signed(coefficient);
             let mut term = Bounds { lo: c, hi: c };
             for atom in monomial {
-                term = mul_bounds(term, self.atom_bounds(atom));
+                term = mul_bounds(term, self.atom_bounds(*atom));
             }
             total = Bounds { lo: saturate(total.lo + term.lo), hi: saturate(total.hi + term.hi) };
         }
@@ -955,7 +967,7 @@ impl<'r> Engine<'r> {
     pub fn merge_div_rem(&mut self, poly: Poly) -> Poly {
         let mut poly = poly;
         'search: loop {
-            let terms: Vec<(Vec<AtomId>, u64)> = poly.terms().map(|(m, c)| (m.clone(), c)).collect();
+            let terms: Vec<(super::poly::Monomial, u64)> = poly.terms().map(|(m, c)| (m.clone(), c)).collect();
             for (monomial, coefficient) in &terms {
                 for (position, atom) in monomial.iter().enumerate() {
                     let Atom::Rem(x, a) = self.atoms[*atom].clone() else { continue };
@@ -1049,7 +1061,35 @@ impl<'r> Engine<'r> {
     /// across engines of one round exactly when the condition is the same question. `None` when the text
     /// would be longer than [`MAX_CANONICAL_TEXT`]: such a condition is never found equal to another one.
     pub fn canonical(&self, poly: &Poly) -> Option<String> {
-        let text = self.canonical_poly(poly)?;
+        let mut key = String::new();
+        self.canonical_into(poly, &mut key).then_some(key)
+    }
+
+    /// `kind p q …` with each polynomial's [`Engine::canonical`] text, built in one string (a proof's cache key);
+    /// `None` when one of them is too long to name.
+    pub fn canonical_key(&self, kind: &str, polys: &[&Poly]) -> Option<String> {
+        let mut key = String::from(kind);
+        for poly in polys {
+            key.push(' ');
+            if !self.canonical_into(poly, &mut key) {
+                return None;
+            }
+        }
+        Some(key)
+    }
+
+    fn canonical_into(&self, poly: &Poly, out: &mut String) -> bool {
+        let Some(text) = self.canonical_poly_rc(poly) else { return false };
+        out.push_str(&text);
+        out.push_str(" | ");
+        out.push_str(&self.scoped_text());
+        true
+    }
+
+    fn scoped_text(&self) -> std::rc::Rc<str> {
+        if let Some(text) = self.scoped_text.borrow().as_ref() {
+            return text.clone();
+        }
         let mut scoped: Vec<String> = self
             .scoped
             .iter()
@@ -1065,7 +1105,9 @@ impl<'r> Engine<'r> {
             })
             .collect();
         scoped.sort();
-        Some(format!("{text} | {}", scoped.join(";")))
+        let text: std::rc::Rc<str> = scoped.join(";").into();
+        self.scoped_text.replace(Some(text.clone()));
+        text
     }
 
     /// `poly`'s structural text (atoms spelled out), or `None` when it would be longer than
@@ -1074,21 +1116,43 @@ impl<'r> Engine<'r> {
     /// of a long layout chain: a fuzz finding built and hashed gigabytes of such keys); the length is bounded
     /// first, in time linear in the atoms.
     pub fn canonical_poly(&self, poly: &Poly) -> Option<String> {
-        if self.canonical_size(poly) > MAX_CANONICAL_TEXT {
-            return None;
+        self.canonical_poly_rc(poly).map(|text| text.to_string())
+    }
+
+    /// [`Engine::canonical_poly`], shared (memoized per engine).
+    pub fn canonical_poly_rc(&self, poly: &Poly) -> Option<std::rc::Rc<str>> {
+        if let Some(text) = self.poly_texts.borrow().get(poly) {
+            return text.clone();
         }
-        Some(self.canonical_poly_text(poly))
+        let text = (self.canonical_size(poly) <= MAX_CANONICAL_TEXT).then(|| std::rc::Rc::from(self.canonical_poly_text(poly)));
+        self.poly_texts.borrow_mut().insert(poly.clone(), text.clone());
+        text
     }
 
     fn canonical_poly_text(&self, poly: &Poly) -> String {
+        use std::fmt::Write;
+        // `c*f1*f2…` per term (factors sorted), terms sorted, joined by `+`; one string per term.
+        let mut factors: Vec<std::rc::Rc<str>> = Vec::new();
         let mut terms: Vec<String> = poly
             .terms()
             .map(|(monomial, coefficient)| {
-                let mut factors: Vec<std::rc::Rc<str>> = monomial.iter().map(|atom| self.canonical_atom(*atom)).collect();
+                factors.clear();
+                factors.extend(monomial.iter().map(|atom| self.canonical_atom(*atom)));
                 factors.sort();
-                format!("{}*{}", coefficient, factors.join("*"))
+                let mut term = String::with_capacity(21 + factors.iter().map(|f| f.len() + 1).sum::<usize>());
+                let _ = write!(term, "{coefficient}*");
+                for (index, factor) in factors.iter().enumerate() {
+                    if index > 0 {
+                        term.push('*');
+                    }
+                    term.push_str(factor);
+                }
+                term
             })
             .collect();
+        if terms.len() == 1 {
+            return terms.pop().unwrap_or_default();
+        }
         terms.sort();
         terms.join("+")
     }
@@ -1516,7 +1580,7 @@ fn gcd(a: i128, b: i128) -> i128 {
 fn substitute(poly: &Poly, atom: AtomId, by: &Poly) -> Option<Poly> {
     let mut result = Poly::zero();
     for (monomial, coefficient) in poly.terms() {
-        let rest: Vec<AtomId> = monomial.iter().copied().filter(|id| *id != atom).collect();
+        let rest: super::poly::Monomial = monomial.iter().copied().filter(|id| *id != atom).collect();
         let mut term = Poly::monomial(rest, coefficient);
         for _ in 0..monomial.len() - monomial.iter().filter(|id| **id != atom).count() {
             term = term.mul(by, MONOMIAL_LIMIT)?;

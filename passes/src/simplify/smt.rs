@@ -260,7 +260,7 @@ impl SmtProver {
     }
 
     pub fn fits(&mut self, engine: &mut Engine, p: &Poly) -> bool {
-        let key = engine.canonical(p).map(|p| format!("fits {p}"));
+        let key = engine.canonical_key("fits", &[p]);
         self.decide(
             engine,
             key,
@@ -272,7 +272,7 @@ impl SmtProver {
     }
 
     pub fn nonzero(&mut self, engine: &mut Engine, p: &Poly) -> bool {
-        let key = engine.canonical(p).map(|p| format!("nonzero {p}"));
+        let key = engine.canonical_key("nonzero", &[p]);
         self.decide(
             engine,
             key,
@@ -286,7 +286,7 @@ impl SmtProver {
     }
 
     pub fn lt(&mut self, engine: &mut Engine, p: &Poly, q: &Poly) -> bool {
-        let key = engine.canonical(p).zip(engine.canonical(q)).map(|(p, q)| format!("lt {p} {q}"));
+        let key = engine.canonical_key("lt", &[p, q]);
         self.decide(
             engine,
             key,
