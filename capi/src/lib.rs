@@ -280,7 +280,7 @@ pub extern "C" fn legoPrintOperation(
             return failure();
         }
         let operation = unsafe { OperationRef::from_raw(op) };
-        let printed = source::print(&operation, PrintOptions { generic, debug_info: false });
+        let printed = source::print(&operation, PrintOptions { generic, debug_info: false, assume_verified: false });
         call_back(callback, userData, &printed);
         success()
     })
