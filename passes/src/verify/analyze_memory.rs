@@ -537,29 +537,49 @@ fn uniform_names(model: &LaneModel, address: &Term, active: &Term) -> Vec<String
 #[allow(clippy::too_many_arguments)]
 fn slot_query(model: &LaneModel, address: &Term, active: &Term, facts: &[Term], k: u64, bytes: u64, banks: u64, per_phase: usize) -> Vec<Term> {
     let c = Term::index;
+    let phase = c(per_phase as u64);
+    distinct_units_query(model, address, active, facts, k, bytes, 4, "word", |(lane, word), (lane0, word0)| {
+        [lane.udiv(&phase).eq(&lane0.udiv(&phase)), word.urem(&c(banks)).eq(&word0.urem(&c(banks)))]
+    })
+}
+
+/// Facts saying: `k` active lanes touch `k` distinct `unit_bytes`-byte units (named `unit_name@slot`, in
+/// increasing order; a lane whose bytes cross a unit boundary may fill two slots), each slot after the first
+/// also meeting `related(slot, first slot)` on their `(lane, unit)` terms. The bank query and the sector query
+/// differ only in that relation.
+#[allow(clippy::too_many_arguments)]
+fn distinct_units_query<const N: usize>(
+    model: &LaneModel,
+    address: &Term,
+    active: &Term,
+    facts: &[Term],
+    k: u64,
+    bytes: u64,
+    unit_bytes: u64,
+    unit_name: &str,
+    related: impl Fn((&Term, &Term), (&Term, &Term)) -> [Term; N],
+) -> Vec<Term> {
+    let c = Term::index;
     let mut query: Vec<Term> = facts.to_vec();
-    let mut first: Option<(Term, Term)> = None; // (lane, word) of slot 0
-    let mut previous_word: Option<Term> = None;
+    let mut first: Option<(Term, Term)> = None;
+    let mut previous_unit: Option<Term> = None;
     for slot in 0..k {
         let lane = Term::index_var(format!("{}@{slot}", model.lane_name));
-        let word = Term::index_var(format!("word@{slot}"));
+        let unit = Term::index_var(format!("{unit_name}@{slot}"));
         query.extend(model.lane_facts(&lane));
         let map: HashMap<String, Term> = [(model.lane_name.clone(), lane.clone())].into_iter().collect();
         let byte = address.substitute(&map);
         query.push(active.substitute(&map));
-        query.push(byte.udiv(&c(4)).ule(&word));
-        query.push(word.ule(&byte.add(&c(bytes - 1)).udiv(&c(4))));
+        query.push(byte.udiv(&c(unit_bytes)).ule(&unit));
+        query.push(unit.ule(&byte.add(&c(bytes - 1)).udiv(&c(unit_bytes))));
         match &first {
-            None => first = Some((lane.clone(), word.clone())),
-            Some((lane0, word0)) => {
-                query.push(lane.udiv(&c(per_phase as u64)).eq(&lane0.udiv(&c(per_phase as u64))));
-                query.push(word.urem(&c(banks)).eq(&word0.urem(&c(banks))));
-            }
+            None => first = Some((lane.clone(), unit.clone())),
+            Some((lane0, unit0)) => query.extend(related((&lane, &unit), (lane0, unit0))),
         }
-        if let Some(previous) = &previous_word {
-            query.push(previous.ult(&word));
+        if let Some(previous) = &previous_unit {
+            query.push(previous.ult(&unit));
         }
-        previous_word = Some(word);
+        previous_unit = Some(unit);
     }
     query
 }
@@ -732,24 +752,7 @@ fn translation_query(model: &LaneModel, address: &Term, active: &Term, facts: &[
 /// Facts saying: `k` active lanes of one warp touch `k` distinct 32-byte sectors (a lane whose bytes cross a
 /// sector boundary may fill two slots).
 fn sector_slot_query(model: &LaneModel, address: &Term, active: &Term, facts: &[Term], k: u64, bytes: u64) -> Vec<Term> {
-    let c = Term::index;
-    let mut query: Vec<Term> = facts.to_vec();
-    let mut previous: Option<Term> = None;
-    for slot in 0..k {
-        let lane = Term::index_var(format!("{}@{slot}", model.lane_name));
-        let sector = Term::index_var(format!("sector@{slot}"));
-        query.extend(model.lane_facts(&lane));
-        let map: HashMap<String, Term> = [(model.lane_name.clone(), lane.clone())].into_iter().collect();
-        let byte = address.substitute(&map);
-        query.push(active.substitute(&map));
-        query.push(byte.udiv(&c(memcost::SECTOR_BYTES)).ule(&sector));
-        query.push(sector.ule(&byte.add(&c(bytes - 1)).udiv(&c(memcost::SECTOR_BYTES))));
-        if let Some(previous) = &previous {
-            query.push(previous.ult(&sector));
-        }
-        previous = Some(sector);
-    }
-    query
+    distinct_units_query(model, address, active, facts, k, bytes, memcost::SECTOR_BYTES, "sector", |_, _| [])
 }
 
 /// The analysis of one access, for remarks and the report.
