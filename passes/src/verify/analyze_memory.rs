@@ -417,6 +417,36 @@ fn exists(options: &VerifyOptions, facts: &[Term]) -> Exists {
     }
 }
 
+/// Raises `best` (found at `point`) while Z3 finds a point whose request counts more than it (`query(k)`: the
+/// facts of a request counting at least `k`), up to `max`. `None`: proved the maximum; `Some(why)`: `best` is a
+/// lower bound only. The bank-conflict degree and the sectors per request are both found this way.
+#[allow(clippy::too_many_arguments)]
+fn raise_to_maximum<C>(
+    options: &VerifyOptions,
+    (best, point): (&mut C, &mut Point),
+    count: impl Fn(&C) -> u64,
+    max: u64,
+    query: impl Fn(u64) -> Vec<Term>,
+    mut evaluate: impl FnMut(&Point) -> Result<C, String>,
+    not_reproduced: &str,
+) -> Result<Option<String>, String> {
+    while count(best) < max {
+        match exists(options, &query(count(best) + 1)) {
+            Exists::None => return Ok(None),
+            Exists::Unknown(why) => return Ok(Some(why)),
+            Exists::Found(found) => {
+                let cost = evaluate(&found)?;
+                if count(&cost) <= count(best) {
+                    return Ok(Some(not_reproduced.into()));
+                }
+                *best = cost;
+                *point = found;
+            }
+        }
+    }
+    Ok(None)
+}
+
 /// The lowest point (warp 0, every uniform variable 0) when it satisfies `facts`, else one Z3 finds.
 fn first_point(options: &VerifyOptions, facts: &[Term]) -> Result<Option<Point>, String> {
     let zero = Point::new();
@@ -482,26 +512,15 @@ pub fn shared_degree(
         }
     }
     let max = if banks >= 4 { per_phase as u64 } else { u64::MAX };
-    let mut unproved = None;
-    while best.degree < max {
-        let query = slot_query(model, address, active, facts, best.degree + 1, bytes, banks, per_phase);
-        match exists(options, &query) {
-            Exists::None => break,
-            Exists::Unknown(why) => {
-                unproved = Some(why);
-                break;
-            }
-            Exists::Found(found) => {
-                let cost = evaluate(&found)?;
-                if cost.degree <= best.degree {
-                    unproved = Some("Z3's model did not reproduce a worse request".into());
-                    break;
-                }
-                best = cost;
-                point = found;
-            }
-        }
-    }
+    let unproved = raise_to_maximum(
+        options,
+        (&mut best, &mut point),
+        |cost| cost.degree,
+        max,
+        |k| slot_query(model, address, active, facts, k, bytes, banks, per_phase),
+        evaluate,
+        "Z3's model did not reproduce a worse request",
+    )?;
     let names = uniform_names(model, address, active);
     let mut at: Vec<(String, u64)> = names.iter().map(|name| (name.clone(), point.get(name).copied().unwrap_or(0))).collect();
     if model.warps() <= 1 {
@@ -538,7 +557,7 @@ fn uniform_names(model: &LaneModel, address: &Term, active: &Term) -> Vec<String
 fn slot_query(model: &LaneModel, address: &Term, active: &Term, facts: &[Term], k: u64, bytes: u64, banks: u64, per_phase: usize) -> Vec<Term> {
     let c = Term::index;
     let phase = c(per_phase as u64);
-    distinct_units_query(model, address, active, facts, k, bytes, 4, "word", |(lane, word), (lane0, word0)| {
+    distinct_units_query(model, address, active, facts, k, bytes, memcost::BANK_WORD_BYTES, "word", |(lane, word), (lane0, word0)| {
         [lane.udiv(&phase).eq(&lane0.udiv(&phase)), word.urem(&c(banks)).eq(&word0.urem(&c(banks)))]
     })
 }
@@ -672,25 +691,15 @@ pub fn global_sectors(
         };
         let lanes = WARP.min(model.threads.threads());
         let max = if crossing { 2 * lanes } else { lanes };
-        unproved = None;
-        while best.0 < max {
-            match exists(options, &sector_slot_query(model, address, active, facts, best.0 + 1, bytes)) {
-                Exists::None => break,
-                Exists::Unknown(why) => {
-                    unproved = Some(why);
-                    break;
-                }
-                Exists::Found(found) => {
-                    let cost = evaluate(&found)?;
-                    if cost.0 <= best.0 {
-                        unproved = Some("Z3's model did not reproduce a request with more sectors".into());
-                        break;
-                    }
-                    best = cost;
-                    point = found;
-                }
-            }
-        }
+        unproved = raise_to_maximum(
+            options,
+            (&mut best, &mut point),
+            |cost| cost.0,
+            max,
+            |k| sector_slot_query(model, address, active, facts, k, bytes),
+            evaluate,
+            "Z3's model did not reproduce a request with more sectors",
+        )?;
     }
     if best.0 == 0 {
         return Ok(None);
