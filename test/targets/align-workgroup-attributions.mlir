@@ -8,6 +8,9 @@
 // RUN: lego-opt %S/Inputs/vector-tile.mlir --lego-to-nvvm='chip=sm_90 features=+ptx80 format=assembly' | FileCheck %s --check-prefix=PTX
 // PTX: .shared .align 16 .b8 __wg_vector_tile_kernel_0[2048]
 // PTX-SAME: st.shared.v4.b32
+// Error path: the pass takes no options.
+// RUN: not lego-opt %s --split-input-file --lego-align-workgroup-attributions=bad=1 -o /dev/null 2>&1 | FileCheck %s --check-prefix=ERR
+// ERR: error: unknown option 'bad' for pass 'lego-align-workgroup-attributions' (it takes no options)
 
 // Firing: two attributions, the first used by a 16-byte store and an 8-byte load, the second only by scalars.
 // CHECK-LABEL: gpu.func @k
