@@ -96,15 +96,23 @@ def _config_text(cfg):
     return "BM={BM} BN={BN} BK={BK} warps={num_warps} stages={num_stages}".format(**cfg)
 
 
-def run_matmul(size, variant):
+def matmul_operands(size, variant, device="cuda"):
+    """fp16 operands of a size³ matmul in layout `variant` ("nn", "nt", "tn", "tt"): (a_store, b_store, a, b, cl,
+    ch). T: the operand is stored transposed (its storage is the transpose, contiguous); the logical matrix `a` /
+    `b` is a view of it. `cl`, `ch`: the LEGO and the hand-written kernel's outputs."""
     m = n = k = size
-    # T: the operand is stored transposed (its storage is the transpose, contiguous); the logical matrix is a view.
-    a_store = torch.randn((k, m) if variant[0] == "t" else (m, k), device="cuda", dtype=torch.float16)
-    b_store = torch.randn((n, k) if variant[1] == "t" else (k, n), device="cuda", dtype=torch.float16)
+    a_store = torch.randn((k, m) if variant[0] == "t" else (m, k), device=device, dtype=torch.float16)
+    b_store = torch.randn((n, k) if variant[1] == "t" else (k, n), device=device, dtype=torch.float16)
     a = a_store.t() if variant[0] == "t" else a_store
     b = b_store.t() if variant[1] == "t" else b_store
-    cl = torch.empty((m, n), device="cuda", dtype=torch.float16)
+    cl = torch.empty((m, n), device=device, dtype=torch.float16)
     ch = torch.empty_like(cl)
+    return a_store, b_store, a, b, cl, ch
+
+
+def run_matmul(size, variant):
+    m = n = k = size
+    a_store, b_store, a, b, cl, ch = matmul_operands(size, variant)
     lego_kernel = getattr(G, f"matmul_{variant}")
     grid = lambda cfg: (triton.cdiv(m, cfg["BM"]) * triton.cdiv(n, cfg["BN"]),)
     hand = lambda cfg: (lambda: H.matmul[grid(cfg)](a, b, ch, m, n, k, a.stride(0), a.stride(1), b.stride(0),

@@ -85,11 +85,7 @@ def simple_kernels():
 
 def matmul(size, variant):
     m = n = k = size
-    a_store = torch.randn((k, m) if variant[0] == "t" else (m, k), device="cuda", dtype=torch.float16)
-    b_store = torch.randn((n, k) if variant[1] == "t" else (k, n), device="cuda", dtype=torch.float16)
-    a = a_store.t() if variant[0] == "t" else a_store
-    b = b_store.t() if variant[1] == "t" else b_store
-    cl, ch = torch.empty((m, n), device="cuda", dtype=torch.float16), torch.empty((m, n), device="cuda", dtype=torch.float16)
+    a_store, b_store, a, b, cl, ch = R.matmul_operands(size, variant)
     lego_kernel = getattr(R.G, f"matmul_{variant}")
     grid = lambda cfg: (triton.cdiv(m, cfg["BM"]) * triton.cdiv(n, cfg["BN"]),)
     hand = lambda cfg: (lambda: R.H.matmul[grid(cfg)](a, b, ch, m, n, k, a.stride(0), a.stride(1), b.stride(0),
