@@ -8,19 +8,25 @@ import os
 os.chdir(os.path.dirname(os.path.abspath(__file__)))
 
 
+def launch_header(a, name, block, grid, attributions):
+    """Appends the fp16 kernels' common opening: `func.func @name(%in, %out)` over 8192² halves and a `gpu.launch`
+    of `block` = (x, y) threads on `grid` = (x, y) blocks with the given workgroup attributions (text)."""
+    a(f"func.func @{name}(%in: memref<67108864xf16>, %out: memref<67108864xf16>) {{")
+    a("  %one = arith.constant 1 : index")
+    a(f"  %block_x = arith.constant {block[0]} : index")
+    a(f"  %block_y = arith.constant {block[1]} : index")
+    a(f"  %grid_x = arith.constant {grid[0]} : index")
+    a(f"  %grid_y = arith.constant {grid[1]} : index")
+    a("  gpu.launch blocks(%bx, %by, %bz) in (%gx = %grid_x, %gy = %grid_y, %gz = %one)")
+    a("             threads(%tx, %ty, %tz) in (%sx = %block_x, %sy = %block_y, %sz = %one)")
+    a(f"             workgroup({attributions}) {{")
+
+
 def f16(pitch, name, T):
     size = 64*pitch
     L=[]; a=L.append
-    a(f"func.func @{name}(%in: memref<67108864xf16>, %out: memref<67108864xf16>) {{")
-    a("  %one = arith.constant 1 : index")
-    a("  %block_x = arith.constant 4 : index")
-    a("  %block_y = arith.constant 64 : index")
-    a(f"  %grid_x = arith.constant {8192 // (32*T)} : index")
-    a("  %grid_y = arith.constant 128 : index")
-    a("  gpu.launch blocks(%bx, %by, %bz) in (%gx = %grid_x, %gy = %grid_y, %gz = %one)")
-    a("             threads(%tx, %ty, %tz) in (%sx = %block_x, %sy = %block_y, %sz = %one)")
     atts = ",\n                       ".join(f"%tile{h} : memref<{size}xf16, #gpu.address_space<workgroup>>" for h in range(T))
-    a(f"             workgroup({atts}) {{")
+    launch_header(a, name, (4, 64), (8192 // (32*T), 128), atts)
     a("    %c4 = arith.constant 4 : index")
     a("    %c8 = arith.constant 8 : index")
     a("    %c32 = arith.constant 32 : index")
@@ -80,15 +86,7 @@ def f16_64(pitch, name):
     J = 4
     size = 64*pitch
     L=[]; a=L.append
-    a(f"func.func @{name}(%in: memref<67108864xf16>, %out: memref<67108864xf16>) {{")
-    a("  %one = arith.constant 1 : index")
-    a("  %block_x = arith.constant 8 : index")
-    a("  %block_y = arith.constant 16 : index")
-    a("  %grid_x = arith.constant 128 : index")
-    a("  %grid_y = arith.constant 128 : index")
-    a("  gpu.launch blocks(%bx, %by, %bz) in (%gx = %grid_x, %gy = %grid_y, %gz = %one)")
-    a("             threads(%tx, %ty, %tz) in (%sx = %block_x, %sy = %block_y, %sz = %one)")
-    a(f"             workgroup(%tile : memref<{size}xf16, #gpu.address_space<workgroup>>) {{")
+    launch_header(a, name, (8, 16), (128, 128), f"%tile : memref<{size}xf16, #gpu.address_space<workgroup>>")
     a("    %c8 = arith.constant 8 : index")
     a("    %c64 = arith.constant 64 : index")
     for k in range(1,8):
@@ -207,15 +205,7 @@ def f16_128(layout, name, rows=128, J=4):
     groups = rows // 8                 # row groups of 8 on the column side
     L = []; a = L.append
     memref = f"memref<{size}xf16, #gpu.address_space<workgroup>>"
-    a(f"func.func @{name}(%in: memref<67108864xf16>, %out: memref<67108864xf16>) {{")
-    a("  %one = arith.constant 1 : index")
-    a("  %block_x = arith.constant 16 : index")
-    a(f"  %block_y = arith.constant {ty_size} : index")
-    a("  %grid_x = arith.constant 64 : index")
-    a(f"  %grid_y = arith.constant {8192 // rows} : index")
-    a("  gpu.launch blocks(%bx, %by, %bz) in (%gx = %grid_x, %gy = %grid_y, %gz = %one)")
-    a("             threads(%tx, %ty, %tz) in (%sx = %block_x, %sy = %block_y, %sz = %one)")
-    a(f"             workgroup(%tile : {memref}) {{")
+    launch_header(a, name, (16, ty_size), (64, 8192 // rows), f"%tile : {memref}")
     for value in sorted({2, 4, 8, 16, 128, rows, groups}):
         a(f"    %c{value} = arith.constant {value} : index")
     for k in range(1, 8):
