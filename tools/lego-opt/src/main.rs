@@ -19,6 +19,14 @@ use melior::{
 };
 use std::process::ExitCode;
 
+/// jemalloc serves every allocation of the process, MLIR's C++ ones included (the crate's unprefixed `malloc`
+/// and `free` take the place of glibc's). A lowering run creates and erases millions of small ops, attributes
+/// and Rust values; glibc's allocator spent a fifth to two fifths of `lego-lower`'s CPU time on that
+/// (bench/compile-time/notes.md, "The allocator"). The output does not depend on the allocator.
+#[cfg(all(target_os = "linux", not(target_env = "musl")))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 fn main() -> ExitCode {
     init_tracing();
     let registry = Registry::default();
