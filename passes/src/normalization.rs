@@ -50,11 +50,13 @@ static ID: PassId = PassId::new();
 pub struct Normalization {
     /// Our folding form for `lego-lower` (see the module doc).
     fold: bool,
+    /// The last run verified the lego ops it left itself ([`cleanup_and_verify`]).
+    verified: bool,
 }
 
 /// The pass, ready for a pass manager.
 pub fn create(fold: bool) -> melior::pass::Pass {
-    crate::external::into_mlir_pass(Normalization { fold }, &ID)
+    crate::external::into_mlir_pass(Normalization { fold, verified: false }, &ID)
 }
 
 impl LegoPass for Normalization {
@@ -67,16 +69,31 @@ impl LegoPass for Normalization {
     }
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
-        if self.fold {
-            normalize_folding(op)
-        } else {
-            normalize(op)
-        }
+        self.verified = false;
+        self.verified = if self.fold { normalize_folding(op)? } else { normalize(op)? };
+        Ok(())
+    }
+
+    /// Where the clean-up listed the lego ops left, the pass verified them itself.
+    fn may_leave_lego_ops(&self) -> bool {
+        !self.verified
     }
 }
 
-/// Normalizes every layout under `root` into the published form (docs/reference/lowering.md §1).
-pub fn normalize(root: OperationRef) -> Result<(), PassFailure> {
+/// docs/reference/lowering.md §0: the greedy driver's clean-up (folding, constants, dead pure lego ops), then
+/// the lego dialect verifier on the lego ops left when the clean-up listed them (the checks and order of the
+/// verifier's walk, which the pass adapter then skips). Returns whether it verified them.
+fn cleanup_and_verify(root: OperationRef) -> Result<bool, PassFailure> {
+    let Some(left) = crate::lowering::cleanup::cleanup_listing(root) else { return Ok(false) };
+    if !lego_dialect::verify::verify_ops_and_emit(&left) {
+        return Err(PassFailure("the normalized IR breaks the lego dialect's rules".into()));
+    }
+    Ok(true)
+}
+
+/// Normalizes every layout under `root` into the published form (docs/reference/lowering.md §1). Returns
+/// whether it verified the lego ops left itself ([`cleanup_and_verify`]).
+pub fn normalize(root: OperationRef) -> Result<bool, PassFailure> {
     let handle = crate::mlir_context::ContextHandle::of(&root);
     let context = handle.get();
     let mut targets = Vec::new();
@@ -108,9 +125,7 @@ pub fn normalize(root: OperationRef) -> Result<(), PassFailure> {
         }
     }
     erase_dead_layout_ops(root, &HashSet::new());
-    // docs/reference/lowering.md §0: the greedy driver's clean-up (folding, constants, dead pure lego ops).
-    crate::cleanup::greedy_cleanup(root.to_raw());
-    Ok(())
+    cleanup_and_verify(root)
 }
 
 /// `arith.cmpi` predicates (MLIR's `arith::CmpIPredicate`).
@@ -221,8 +236,8 @@ fn normal_form<'c, 'a>(
     Ok(first_result(b.insert(build_group_by(b.context, b.location, &flat, &[inner, mid, fin]))))
 }
 
-/// Our folding form (option `fold`): see the module doc.
-pub fn normalize_folding(root: OperationRef) -> Result<(), PassFailure> {
+/// Our folding form (option `fold`): see the module doc. Returns whether it verified the lego ops left itself.
+pub fn normalize_folding(root: OperationRef) -> Result<bool, PassFailure> {
     let handle = crate::mlir_context::ContextHandle::of(&root);
     let context = handle.get();
     // Layout ops unused before the pass stay (normalized); those the rewrite leaves unused are erased.
@@ -271,12 +286,10 @@ pub fn normalize_folding(root: OperationRef) -> Result<(), PassFailure> {
         }
         if !changed {
             erase_dead_layout_ops(root, &keep);
-            // docs/reference/lowering.md §0: the greedy driver's clean-up (folding, constants, dead pure lego ops).
-            crate::cleanup::greedy_cleanup(root.to_raw());
-            return Ok(());
+            return cleanup_and_verify(root);
         }
     }
-    Ok(())
+    Ok(false)
 }
 
 /// The value replacing `op`'s layout, or `None` when it is already normal.
