@@ -252,8 +252,13 @@ pub fn normalize_folding(root: OperationRef) -> Result<bool, PassFailure> {
             first_sweep.push(op);
         }
     });
+    // Where each layout op stands in the walk: the first sweep is the last one that changes anything when every
+    // layout op it meets has its layout operands defined by ops met before it (see `operands_met_before`).
+    let position: std::collections::HashMap<usize, usize> =
+        first_sweep.iter().enumerate().map(|(index, op)| (op_key(*op), index)).collect();
+    let mut in_order = true;
     let mut first_sweep = Some(first_sweep);
-    for _ in 0..MAX_SWEEPS {
+    for sweep in 0..MAX_SWEEPS {
         let layouts = first_sweep.take().unwrap_or_else(|| {
             let mut layouts = Vec::new();
             walk_ops(root, &mut |op| {
@@ -264,7 +269,10 @@ pub fn normalize_folding(root: OperationRef) -> Result<bool, PassFailure> {
             layouts
         });
         let mut changed = false;
-        for op in layouts {
+        for (index, op) in layouts.into_iter().enumerate() {
+            if sweep == 0 && in_order {
+                in_order = operands_met_before(op, index, &position);
+            }
             match rewrite(context, op) {
                 Ok(None) => {}
                 Ok(Some(replacement)) => {
@@ -284,12 +292,31 @@ pub fn normalize_folding(root: OperationRef) -> Result<bool, PassFailure> {
                 }
             }
         }
-        if !changed {
+        // A sweep that changed nothing is the fixed point; so is the first one where the IR is in order.
+        if !changed || (sweep == 0 && in_order) {
             erase_dead_layout_ops(root, &keep);
             return cleanup_and_verify(root);
         }
     }
     Ok(false)
+}
+
+/// Whether every operand of `op` (at `index` of the first sweep) that a layout op of the first sweep defines is
+/// defined by one met before it (`position`: walk index of each layout op of the first sweep).
+///
+/// Then, for every layout op, that sweep found its layout operands final: a rewrite replaces an op's uses
+/// with its replacement when the sweep reaches it, and that op came first. What [`rewrite`] reads is the op,
+/// the ops defining its operands (and theirs, each again a layout op of the sweep, so in order too), and
+/// whether a `tile_by` uses it (tile_by's are never rewritten or erased here, and a replacement only gains
+/// users, which can only keep an op as it is). A new op is normal when built: a `reg_p`; an `order_by` of
+/// flattened objects none of which is an `order_by`; a `group_by` of spliced objects, none a `group_by` or an
+/// identity, and not a single object of its own dims. So a second sweep would rewrite nothing. A new op's
+/// address may be a freed op's, but a freed op was met before the one being checked, so it reads as in order,
+/// as the new op (built right before an op met earlier) is.
+fn operands_met_before(op: OperationRef, index: usize, position: &std::collections::HashMap<usize, usize>) -> bool {
+    op.operands().all(|operand| {
+        defining_op(operand).map_or(true, |owner| position.get(&op_key(owner)).map_or(true, |&at| at < index))
+    })
 }
 
 /// The value replacing `op`'s layout, or `None` when it is already normal.
