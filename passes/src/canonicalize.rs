@@ -86,10 +86,17 @@ impl LegoPass for Canonicalize {
     }
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
-        let rewrites = canonicalize(op, self.verify_gen_p)?;
+        let Sweeps { rewrites, last } = canonicalize_sweeps(op, self.verify_gen_p)?;
         // docs/reference/lowering.md §0: the greedy driver's clean-up (folding, constants uniqued/hoisted, dead ops).
         let outcome = if self.followed_by_canonicalize {
-            crate::cleanup::cleanup_before_canonicalize(op.to_raw())
+            // The last sweep changed nothing, so its walk met the lego ops a walk now would, in the same order.
+            // Without a pure one among them, the clean-up's dead-lego sweep would erase nothing and run nothing
+            // else: what it reports is known without walking again.
+            if last.iter().any(|&kind| is_pure(kind)) {
+                crate::cleanup::cleanup_before_canonicalize(op.to_raw())
+            } else {
+                crate::cleanup::CleanupOutcome { lego_ops_left: !last.is_empty(), unchanged: true }
+            }
         } else {
             crate::cleanup::greedy_cleanup(op.to_raw())
         };
@@ -154,12 +161,27 @@ impl<'c> Inverses<'c> {
 /// Applies the patterns under `root` to a fixed point. Returns how many rewrites (erasures included) happened;
 /// fails when a fold met a gen_p whose inverse is refuted (`verify_gen_p`, reported at the gen_p).
 pub fn canonicalize(root: OperationRef, verify_gen_p: bool) -> Result<usize, PassFailure> {
+    canonicalize_sweeps(root, verify_gen_p).map(|sweeps| sweeps.rewrites)
+}
+
+/// What [`canonicalize_sweeps`] did.
+struct Sweeps {
+    /// Rewrites (erasures included).
+    rewrites: usize,
+    /// The kinds of the lego ops the last sweep met, in walk order, when it changed nothing (the fixed point);
+    /// empty otherwise too (then `rewrites` counts the last sweep's changes).
+    last: Vec<OpKind>,
+}
+
+/// [`canonicalize`], also telling what its last sweep met.
+fn canonicalize_sweeps(root: OperationRef, verify_gen_p: bool) -> Result<Sweeps, PassFailure> {
     let handle = crate::mlir_context::ContextHandle::of(&root);
     let context = handle.get();
     // Pattern 3 always checks a gen_p's inverse (silently); patterns 1 and 2 only with verify-gen-p.
     let mut inverses =
         Inverses { checker: GenPObligations::new(genp_obligation::BUDGET_MS), verify: verify_gen_p, refuted: false };
     let mut total = 0;
+    let mut last = Vec::new();
     for _ in 0..MAX_SWEEPS {
         let mut candidates = Vec::new();
         walk_ops(root, &mut |op| {
@@ -169,8 +191,10 @@ pub fn canonicalize(root: OperationRef, verify_gen_p: bool) -> Result<usize, Pas
         });
         let mut changed = 0;
         // Reverse IR order: users go before the ops they use, so chains of dead ops die in one sweep.
+        let mut kinds = Vec::with_capacity(candidates.len());
         for op in candidates.into_iter().rev() {
             let Some(kind) = OpKind::of(&op) else { continue };
+            kinds.push(kind);
             if is_pure(kind) && op.result_count() > 0 && !op_has_uses(op) {
                 erase(op);
                 changed += 1;
@@ -192,11 +216,13 @@ pub fn canonicalize(root: OperationRef, verify_gen_p: bool) -> Result<usize, Pas
         }
         total += changed;
         if changed == 0 {
+            kinds.reverse();
+            last = kinds;
             break;
         }
     }
     lego_smt::join_background();
-    Ok(total)
+    Ok(Sweeps { rewrites: total, last })
 }
 
 /// Pattern 1: `apply(L, r#0, …, r#n-1)`, `r = apply_inverse(L, f)` → `f`.

@@ -85,6 +85,48 @@ pub fn fold_greedily(root: MlirOperation) -> bool {
     }
 }
 
+#[cfg(not(lego_no_diagnostic_shim))]
+extern "C" {
+    /// csrc/diagnostics.cpp: one iteration of the driver of [`fold_greedily`]; returns how many ops it created.
+    fn legoFoldGreedilyOnce(root: MlirOperation) -> std::ffi::c_long;
+}
+
+/// The driver's bound on iterations (`GreedyRewriteConfig`'s default, which [`fold_greedily`] keeps).
+#[cfg(not(lego_no_diagnostic_shim))]
+const MAX_ITERATIONS: usize = 10;
+
+/// [`fold_greedily`], run one iteration at a time and stopped after an iteration that created no op where
+/// the next would change nothing (the output is the driver's either way). The driver iterates until an
+/// iteration changes nothing, up to [`MAX_ITERATIONS`]; each iteration walks every op and tries to fold it, so
+/// the last one, which only confirms, costs as much as the one that did the work. With no patterns an
+/// iteration has work left for the next only if it
+/// - created an op: a fold's constant is materialized right before the folded op and hoisted and uniqued only
+///   by the next iteration's walk (`test/passes/strength-reduction.mlir`: `remui %x, %c1` → 0), or
+/// - erased an unreachable block, which needs a region of several blocks (`multi_block`): ops used only
+///   there die in the next iteration.
+/// Otherwise its walk met every constant and hoisted it to (or left it in) the run of uniqued constants that
+/// opens its insertion block, and its worklist took back every op a change concerned (the users of a replaced
+/// value, an op folded in place, the defining ops of an erased op's operands), users before the ops they use;
+/// and each iteration starts afresh from the IR alone (its own worklist and constant folder). So the
+/// iterations up to the first that creates nothing are the driver's iterations that change anything. With
+/// several blocks, or without the C++ shim: the whole driver in one call.
+fn fold_greedily_or_once(root: MlirOperation, multi_block: bool) -> bool {
+    #[cfg(not(lego_no_diagnostic_shim))]
+    if !multi_block {
+        for _ in 0..MAX_ITERATIONS {
+            // SAFETY: `root` is a live op; the shim runs one iteration of MLIR's driver on its regions.
+            if unsafe { legoFoldGreedilyOnce(root) } == 0 {
+                return true;
+            }
+        }
+        // As the driver after its last iteration changed something: not converged.
+        return false;
+    }
+    #[cfg(lego_no_diagnostic_shim)]
+    let _ = multi_block;
+    fold_greedily(root)
+}
+
 /// What a clean-up saw of the IR it left.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CleanupOutcome {
@@ -97,20 +139,110 @@ pub struct CleanupOutcome {
 
 /// The §0 clean-up of a lego rewrite pass on `root` (the op the pass runs on).
 pub fn greedy_cleanup(root: MlirOperation) -> CleanupOutcome {
+    greedy_cleanup_listing(root).0
+}
+
+/// A lego op met by the clean-up's walk.
+struct LegoEntry {
+    op: MlirOperation,
+    /// A pure lego op with results (may be erased when unused).
+    pure: bool,
+    /// One past the index of the last lego op nested in this one (entries are in walk order, so the ops nested
+    /// in an op directly follow it): erasing the op destroys those entries too.
+    end: usize,
+    /// Not erased (neither itself nor an op holding it).
+    left: bool,
+}
+
+/// [`greedy_cleanup`], also returning the lego ops it left under `root`, in IR order (the order of a walk),
+/// when that needs no walk of its own: where no region has several blocks. The driver then erases no lego op
+/// (an op with unknown side effects, as every lego op is for it, is never trivially dead, nor is any op
+/// holding one) and moves none (it moves constants only), so the ops the clean-up's own walk met, less those
+/// it erased, are exactly what a walk afterwards would meet. A pass that verifies these itself skips the lego
+/// dialect verifier's walk of the module. `None` where a region has several blocks (the driver may erase
+/// unreachable ones): the caller walks.
+pub fn greedy_cleanup_listing(root: MlirOperation) -> (CleanupOutcome, Option<Vec<MlirOperation>>) {
     let _span = tracing::debug_span!(target: "lego", "greedy-cleanup").entered();
-    let (before, found, lego_ops) = erase_dead_pure_lego_ops_counting(root);
-    if !fold_greedily(root) {
+    let mut lego = Vec::new();
+    let mut multi_block = false;
+    list_lego_ops(root, &mut lego, &mut multi_block);
+    let lego_ops = lego.len();
+    let found = lego.iter().filter(|entry| entry.pure).count();
+    let before = erase_unused(&mut lego);
+    if !fold_greedily_or_once(root, multi_block) {
         tracing::debug!(target: "lego", "greedy clean-up did not converge");
     }
     // Folding can leave lego ops without users (an `apply` whose result was multiplied by 0); their operands
     // may be constants, which one more driver run then erases. Folding creates no lego op: with none left
-    // before it (every pass after lego-to-arith), there is nothing to look for.
-    let after = if found > before { erase_dead_pure_lego_ops(root) } else { 0 };
+    // before it (every pass after lego-to-arith), there is nothing to look for. Neither folding nor erasing
+    // adds a block.
+    let after = if found > before {
+        if multi_block {
+            erase_dead_pure_lego_ops(root)
+        } else {
+            erase_unused(&mut lego)
+        }
+    } else {
+        0
+    };
     if after > 0 {
-        fold_greedily(root);
+        fold_greedily_or_once(root, multi_block);
     }
     tracing::debug!(target: "lego", "greedy clean-up erased {} dead lego ops", before + after);
-    CleanupOutcome { lego_ops_left: lego_ops > before, unchanged: false }
+    let left = (!multi_block).then(|| lego.iter().filter(|entry| entry.left).map(|entry| entry.op).collect());
+    (CleanupOutcome { lego_ops_left: lego_ops > before, unchanged: false }, left)
+}
+
+/// Appends the lego ops nested in `op` (not `op`) to `lego` in walk order (parents before children, IR order);
+/// sets `multi_block` when a region holds more than one block.
+fn list_lego_ops(op: MlirOperation, lego: &mut Vec<LegoEntry>, multi_block: &mut bool) {
+    // SAFETY: `op` is a live op; regions, blocks and ops are read, not changed, while walking.
+    unsafe {
+        let mut region = mlir_sys::mlirOperationGetFirstRegion(op);
+        while !region.ptr.is_null() {
+            let mut block = mlir_sys::mlirRegionGetFirstBlock(region);
+            let mut blocks = 0;
+            while !block.ptr.is_null() {
+                blocks += 1;
+                let mut nested = mlir_sys::mlirBlockGetFirstOperation(block);
+                while !nested.ptr.is_null() {
+                    let name = ir::op_name(nested);
+                    if name.starts_with("lego.") {
+                        let index = lego.len();
+                        let pure = !is_effectful_lego_op(name) && ir::result_count(nested) > 0;
+                        lego.push(LegoEntry { op: nested, pure, end: index + 1, left: true });
+                        list_lego_ops(nested, lego, multi_block);
+                        lego[index].end = lego.len();
+                    } else {
+                        list_lego_ops(nested, lego, multi_block);
+                    }
+                    nested = mlir_sys::mlirOperationGetNextInBlock(nested);
+                }
+                block = mlir_sys::mlirBlockGetNextInRegion(block);
+            }
+            *multi_block |= blocks > 1;
+            region = mlir_sys::mlirRegionGetNextInOperation(region);
+        }
+    }
+}
+
+/// Erases, in reverse walk order, every pure lego op of `lego` left that has no uses (as
+/// [`erase_dead_pure_lego_ops`] does: users before the ops they use); returns how many. The lego ops nested in
+/// an erased one go with it.
+fn erase_unused(lego: &mut [LegoEntry]) -> usize {
+    let mut erased = 0;
+    for index in (0..lego.len()).rev() {
+        let entry = &lego[index];
+        if entry.pure && entry.left && unused(entry.op) {
+            ir::erase(entry.op);
+            erased += 1;
+            let end = entry.end;
+            for nested in &mut lego[index..end] {
+                nested.left = false;
+            }
+        }
+    }
+    erased
 }
 
 /// The clean-up of a pass that upstream `canonicalize` follows (`canonicalize` inside `lego-lower`): that

@@ -50,11 +50,13 @@ static ID: PassId = PassId::new();
 pub struct Normalization {
     /// Our folding form for `lego-lower` (see the module doc).
     fold: bool,
+    /// The last run verified the lego ops it left itself ([`cleanup_and_verify`]).
+    verified: bool,
 }
 
 /// The pass, ready for a pass manager.
 pub fn create(fold: bool) -> melior::pass::Pass {
-    crate::external::into_mlir_pass(Normalization { fold }, &ID)
+    crate::external::into_mlir_pass(Normalization { fold, verified: false }, &ID)
 }
 
 impl LegoPass for Normalization {
@@ -67,16 +69,31 @@ impl LegoPass for Normalization {
     }
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
-        if self.fold {
-            normalize_folding(op)
-        } else {
-            normalize(op)
-        }
+        self.verified = false;
+        self.verified = if self.fold { normalize_folding(op)? } else { normalize(op)? };
+        Ok(())
+    }
+
+    /// Where the clean-up listed the lego ops left, the pass verified them itself.
+    fn may_leave_lego_ops(&self) -> bool {
+        !self.verified
     }
 }
 
-/// Normalizes every layout under `root` into the published form (docs/reference/lowering.md §1).
-pub fn normalize(root: OperationRef) -> Result<(), PassFailure> {
+/// docs/reference/lowering.md §0: the greedy driver's clean-up (folding, constants, dead pure lego ops), then
+/// the lego dialect verifier on the lego ops left when the clean-up listed them (the checks and order of the
+/// verifier's walk, which the pass adapter then skips). Returns whether it verified them.
+fn cleanup_and_verify(root: OperationRef) -> Result<bool, PassFailure> {
+    let Some(left) = crate::lowering::cleanup::cleanup_listing(root) else { return Ok(false) };
+    if !lego_dialect::verify::verify_ops_and_emit(&left) {
+        return Err(PassFailure("the normalized IR breaks the lego dialect's rules".into()));
+    }
+    Ok(true)
+}
+
+/// Normalizes every layout under `root` into the published form (docs/reference/lowering.md §1). Returns
+/// whether it verified the lego ops left itself ([`cleanup_and_verify`]).
+pub fn normalize(root: OperationRef) -> Result<bool, PassFailure> {
     let handle = crate::mlir_context::ContextHandle::of(&root);
     let context = handle.get();
     let mut targets = Vec::new();
@@ -108,9 +125,7 @@ pub fn normalize(root: OperationRef) -> Result<(), PassFailure> {
         }
     }
     erase_dead_layout_ops(root, &HashSet::new());
-    // docs/reference/lowering.md §0: the greedy driver's clean-up (folding, constants, dead pure lego ops).
-    crate::cleanup::greedy_cleanup(root.to_raw());
-    Ok(())
+    cleanup_and_verify(root)
 }
 
 /// `arith.cmpi` predicates (MLIR's `arith::CmpIPredicate`).
@@ -221,8 +236,8 @@ fn normal_form<'c, 'a>(
     Ok(first_result(b.insert(build_group_by(b.context, b.location, &flat, &[inner, mid, fin]))))
 }
 
-/// Our folding form (option `fold`): see the module doc.
-pub fn normalize_folding(root: OperationRef) -> Result<(), PassFailure> {
+/// Our folding form (option `fold`): see the module doc. Returns whether it verified the lego ops left itself.
+pub fn normalize_folding(root: OperationRef) -> Result<bool, PassFailure> {
     let handle = crate::mlir_context::ContextHandle::of(&root);
     let context = handle.get();
     // Layout ops unused before the pass stay (normalized); those the rewrite leaves unused are erased.
@@ -237,8 +252,13 @@ pub fn normalize_folding(root: OperationRef) -> Result<(), PassFailure> {
             first_sweep.push(op);
         }
     });
+    // Where each layout op stands in the walk: the first sweep is the last one that changes anything when every
+    // layout op it meets has its layout operands defined by ops met before it (see `operands_met_before`).
+    let position: std::collections::HashMap<usize, usize> =
+        first_sweep.iter().enumerate().map(|(index, op)| (op_key(*op), index)).collect();
+    let mut in_order = true;
     let mut first_sweep = Some(first_sweep);
-    for _ in 0..MAX_SWEEPS {
+    for sweep in 0..MAX_SWEEPS {
         let layouts = first_sweep.take().unwrap_or_else(|| {
             let mut layouts = Vec::new();
             walk_ops(root, &mut |op| {
@@ -249,7 +269,10 @@ pub fn normalize_folding(root: OperationRef) -> Result<(), PassFailure> {
             layouts
         });
         let mut changed = false;
-        for op in layouts {
+        for (index, op) in layouts.into_iter().enumerate() {
+            if sweep == 0 && in_order {
+                in_order = operands_met_before(op, index, &position);
+            }
             match rewrite(context, op) {
                 Ok(None) => {}
                 Ok(Some(replacement)) => {
@@ -269,14 +292,31 @@ pub fn normalize_folding(root: OperationRef) -> Result<(), PassFailure> {
                 }
             }
         }
-        if !changed {
+        // A sweep that changed nothing is the fixed point; so is the first one where the IR is in order.
+        if !changed || (sweep == 0 && in_order) {
             erase_dead_layout_ops(root, &keep);
-            // docs/reference/lowering.md §0: the greedy driver's clean-up (folding, constants, dead pure lego ops).
-            crate::cleanup::greedy_cleanup(root.to_raw());
-            return Ok(());
+            return cleanup_and_verify(root);
         }
     }
-    Ok(())
+    Ok(false)
+}
+
+/// Whether every operand of `op` (at `index` of the first sweep) that a layout op of the first sweep defines is
+/// defined by one met before it (`position`: walk index of each layout op of the first sweep).
+///
+/// Then, for every layout op, that sweep found its layout operands final: a rewrite replaces an op's uses
+/// with its replacement when the sweep reaches it, and that op came first. What [`rewrite`] reads is the op,
+/// the ops defining its operands (and theirs, each again a layout op of the sweep, so in order too), and
+/// whether a `tile_by` uses it (tile_by's are never rewritten or erased here, and a replacement only gains
+/// users, which can only keep an op as it is). A new op is normal when built: a `reg_p`; an `order_by` of
+/// flattened objects none of which is an `order_by`; a `group_by` of spliced objects, none a `group_by` or an
+/// identity, and not a single object of its own dims. So a second sweep would rewrite nothing. A new op's
+/// address may be a freed op's, but a freed op was met before the one being checked, so it reads as in order,
+/// as the new op (built right before an op met earlier) is.
+fn operands_met_before(op: OperationRef, index: usize, position: &std::collections::HashMap<usize, usize>) -> bool {
+    op.operands().all(|operand| {
+        defining_op(operand).map_or(true, |owner| position.get(&op_key(owner)).map_or(true, |&at| at < index))
+    })
 }
 
 /// The value replacing `op`'s layout, or `None` when it is already normal.

@@ -193,14 +193,17 @@ pub fn lower(root: OperationRef, assume_bounds: bool, verify_gen_p: bool) -> Res
     }
     // docs/reference/lowering.md §0: folding, constants uniqued and hoisted per function, dead ops (layouts and
     // cast_views included) erased.
-    crate::cleanup::greedy_cleanup(root.to_raw());
-    // One walk for the lego ops left, which both the leftover report and the lego dialect verifier that a
-    // pass ends with (crate::external) look at: the pass verifies them itself (`may_leave_lego_ops`).
-    let mut lego_ops = Vec::new();
-    walk_ops(root, &mut |op| {
-        if let Some(kind) = OpKind::of(&op) {
-            lego_ops.push((op, kind));
-        }
+    // The lego ops left, which both the leftover report and the lego dialect verifier that a pass ends with
+    // (crate::external) look at: the pass verifies them itself (`may_leave_lego_ops`). The clean-up lists them
+    // where it can; otherwise one walk.
+    let lego_ops = cleanup::cleanup_listing(root).unwrap_or_else(|| {
+        let mut lego_ops = Vec::new();
+        walk_ops(root, &mut |op| {
+            if let Some(kind) = OpKind::of(&op) {
+                lego_ops.push((op, kind));
+            }
+        });
+        lego_ops
     });
     if !cleanup::report_leftovers(&lego_ops) {
         return Err(PassFailure("lego ops remain that lego-to-arith cannot lower".into()));

@@ -5,6 +5,23 @@ use super::ir::{erase, op_has_uses, op_name, users, Located};
 use lego_dialect::ops::{walk_ops, OpKind};
 use melior::ir::{operation::OperationLike, OperationRef};
 
+/// The §0 clean-up ([`crate::cleanup::greedy_cleanup`]) of a pass on `root`, returning the lego ops it left
+/// with their kinds, in walk order, when the clean-up could list them without a walk of its own
+/// ([`crate::cleanup::greedy_cleanup_listing`]); `None` otherwise.
+pub fn cleanup_listing<'c, 'a>(root: OperationRef<'c, 'a>) -> Option<Vec<(OperationRef<'c, 'a>, OpKind)>> {
+    let (_, left) = crate::cleanup::greedy_cleanup_listing(root.to_raw());
+    Some(
+        left?
+            .into_iter()
+            .filter_map(|raw| {
+                // SAFETY: the clean-up listed ops under `root` that it left in place (live as long as `root`).
+                let op = unsafe { OperationRef::from_raw(raw) };
+                OpKind::of(&op).map(|kind| (op, kind))
+            })
+            .collect(),
+    )
+}
+
 fn is_layout_value_op(kind: OpKind) -> bool {
     kind.is_layout_constructor() || kind == OpKind::CastView
 }
