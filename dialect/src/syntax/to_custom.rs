@@ -52,6 +52,12 @@ struct Printer<'s, 'a> {
 struct Seen<'a> {
     custom: std::collections::HashMap<&'a str, Option<String>>,
     hits: usize,
+    /// The round-trip check's verdict by the op's tokens with its values renamed in order of appearance
+    /// ([`renamed_tokens`]): the check reads value names only as names (copied into the custom text and
+    /// compared as tokens), so ops that differ only in their value names — the ops of one large function —
+    /// pass or fail it alike.
+    checked: std::collections::HashMap<String, bool>,
+    checked_hits: usize,
 }
 
 impl Seen<'_> {
@@ -60,6 +66,30 @@ impl Seen<'_> {
     fn keeps_learning(&self) -> bool {
         self.custom.len() < Self::TRIAL || self.hits * 8 >= self.custom.len()
     }
+
+    fn keeps_checking(&self) -> bool {
+        self.checked.len() < Self::TRIAL || self.checked_hits * 8 >= self.checked.len()
+    }
+}
+
+/// The kinds and texts of `tokens`, each value name replaced by its number in order of first appearance, in
+/// one unambiguous string (each token as its kind, its length and its text).
+fn renamed_tokens(tokens: &[Token<'_>]) -> String {
+    use std::fmt::Write as _;
+    let mut names: Vec<&str> = Vec::new();
+    let mut key = String::with_capacity(tokens.iter().map(|token| token.text.len() + 4).sum());
+    for token in tokens {
+        if token.kind == TokenKind::ValueId {
+            let number = names.iter().position(|name| *name == token.text).unwrap_or_else(|| {
+                names.push(token.text);
+                names.len() - 1
+            });
+            let _ = write!(key, "%{number};");
+        } else {
+            let _ = write!(key, "{:?}{}:{}", token.kind, token.text.len(), token.text);
+        }
+    }
+    key
 }
 
 impl<'a> Printer<'_, 'a> {
@@ -126,13 +156,27 @@ impl<'a> Printer<'_, 'a> {
             return (!scope.too_deep() && self.gen_p(head, &generic, &op, scope)).then_some(next);
         }
         let custom = op.custom(results);
-        if !renders_back(&source.toks[head.first..=generic.last], &custom, results) {
+        if !self.renders_back(&source.toks[head.first..=generic.last], &custom, results) {
             self.remember(text, None);
             return None;
         }
         self.replace_tokens(head.first, generic.last, &custom);
         self.remember(text, Some(custom));
         Some(next)
+    }
+
+    /// [`renders_back`], its verdict reused for ops that differ only in their value names.
+    fn renders_back(&mut self, original: &[Token<'_>], custom: &str, results: Option<&str>) -> bool {
+        let key = renamed_tokens(original);
+        if let Some(&verdict) = self.seen.checked.get(&key) {
+            self.seen.checked_hits += 1;
+            return verdict;
+        }
+        let verdict = renders_back(original, custom, results);
+        if self.seen.keeps_checking() {
+            self.seen.checked.insert(key, verdict);
+        }
+        verdict
     }
 
     fn remember(&mut self, text: &'a str, custom: Option<String>) {
