@@ -517,9 +517,18 @@ impl LayoutFacts {
 #[derive(Default)]
 pub struct LayoutFactsCache {
     facts: std::collections::HashMap<usize, LayoutFacts>,
+    /// Printed types, by their (uniqued, so identifying) storage: the verifier compares element types as text,
+    /// and printing a type through the C API costs more than the rest of a `load`'s checks.
+    type_texts: std::collections::HashMap<usize, std::rc::Rc<str>>,
 }
 
 impl LayoutFactsCache {
+    /// `ty` printed (`ty.to_string()`), printed once per type.
+    pub fn type_text(&mut self, ty: melior::ir::Type) -> std::rc::Rc<str> {
+        let key = melior::ir::r#type::TypeLike::to_raw(&ty).ptr as usize;
+        std::rc::Rc::clone(self.type_texts.entry(key).or_insert_with(|| ty.to_string().into()))
+    }
+
     fn key(value: Value) -> usize {
         melior::ir::ValueLike::to_raw(&value).ptr as usize
     }

@@ -57,8 +57,8 @@ pub fn parse_module<'c>(context: &'c Context, file_name: &str, text: &str) -> Re
             let operation = parse_reporting_silent_failures(context, &wrapped, file_name).ok_or(ParseError::Mlir)?;
             (Module::from_operation(operation).ok_or(ParseError::Mlir)?, true)
         }
-        Wrapping::OnALineOfItsOwn { wrapped, module_line, several } => {
-            parse_wrapping_on_a_line_of_its_own(context, &generic, &wrapped, module_line, several, file_name)
+        Wrapping::OnALineOfItsOwn { line_start, module_line, several } => {
+            parse_wrapping_on_a_line_of_its_own(context, &generic, line_start, module_line, several, file_name)
                 .ok_or(ParseError::Mlir)?
         }
     };
@@ -107,7 +107,7 @@ const NOT_A_SINGLE_TOP_LEVEL_OP: &str = "source must contain a single top-level 
 fn parse_wrapping_on_a_line_of_its_own<'c>(
     context: &'c Context,
     text: &str,
-    wrapped: &str,
+    line_start: usize,
     module_line: usize,
     several: bool,
     file_name: &str,
@@ -115,13 +115,86 @@ fn parse_wrapping_on_a_line_of_its_own<'c>(
     let module_location = Location::new(context, file_name, module_line, 1);
     if !several {
         match parse_single_op(context, text, file_name, module_location) {
-            // MLIR verified the op, not the new module around it (its symbol table, say).
-            SingleOp::Parsed(module) => return Some((module, false)),
+            // MLIR's parser verified the op inside a temporary module of its own, symbol table included (a
+            // single `func.func` calling an undefined function fails to parse); the new module holds the same
+            // op alone, so it verifies as that one did.
+            SingleOp::Parsed(module) => return Some((module, true)),
             SingleOp::Failed => return None,
             SingleOp::Several => {}
         }
+    } else if let Some(module) = parse_into_module(context, text, line_start, file_name, module_location) {
+        return Some((module, true));
     }
-    parse_wrapped(context, wrapped, module_line, file_name, module_location).map(|module| (module, true))
+    parse_wrapped(context, &wrapped_on_a_line_of_its_own(text, line_start), module_line, file_name, module_location)
+        .map(|module| (module, true))
+}
+
+/// `text` with `module {` on a line of its own inserted at byte `line_start` (a line start), closed at the end.
+fn wrapped_on_a_line_of_its_own(text: &str, line_start: usize) -> String {
+    format!("{}module {{\n{}\n}}\n", &text[..line_start], &text[line_start..])
+}
+
+/// Several top-level ops parsed straight into a new module (`csrc/parse.cpp`): every location is MLIR's own,
+/// exact, with no walk to move them. `None` where this cannot be sure of giving [`parse_wrapped`]'s module, or
+/// where the parse failed: its diagnostics are dropped, and the caller's [`parse_wrapped`] parses again and
+/// reports exactly what it always did. Where both parse, they build the same module: the ops parse alike at
+/// the top level of a file and at the top level of `module { … }`, except for definitions that may only stand
+/// at file level (`#alias = …`, `!alias = …`, `{-# … #-}`), which fail inside the wrapping module — so a text
+/// with a line starting with `#`, `!` or `{` from its first op on is left to the wrapped parse. Like the wrapped
+/// parse, a successful one reports nothing (warnings included).
+fn parse_into_module<'c>(
+    context: &'c Context,
+    text: &str,
+    line_start: usize,
+    file_name: &str,
+    module_location: Location<'c>,
+) -> Option<Module<'c>> {
+    if cfg!(lego_no_parse_shim) || has_a_line_starting_with_a_definition(&text[line_start..]) {
+        return None;
+    }
+    let handler = context.attach_diagnostic_handler(|_| true);
+    tracing::trace!(target: "lego", "generic form handed to MLIR:\n{text}");
+    let raw = parse_into_module_raw(context, text, file_name, module_location);
+    context.detach_diagnostic_handler(handler);
+    if raw.ptr.is_null() {
+        return None;
+    }
+    Module::from_operation(unsafe { Operation::from_raw(raw) })
+}
+
+#[cfg(not(lego_no_parse_shim))]
+fn parse_into_module_raw(context: &Context, text: &str, file_name: &str, module_location: Location) -> mlir_sys::MlirOperation {
+    extern "C" {
+        fn legoParseIntoModule(
+            context: mlir_sys::MlirContext,
+            source: mlir_sys::MlirStringRef,
+            source_name: mlir_sys::MlirStringRef,
+            module_location: mlir_sys::MlirLocation,
+        ) -> mlir_sys::MlirOperation;
+    }
+    let (source, name) = (melior::StringRef::new(text), melior::StringRef::new(file_name));
+    unsafe { legoParseIntoModule(context.to_raw(), source.to_raw(), name.to_raw(), module_location.to_raw()) }
+}
+
+#[cfg(lego_no_parse_shim)]
+fn parse_into_module_raw(_: &Context, _: &str, _: &str, _: Location) -> mlir_sys::MlirOperation {
+    mlir_sys::MlirOperation { ptr: std::ptr::null_mut() }
+}
+
+/// Whether a line of `text` starts (after blanks) with `#`, `!` or `{`: no op does, while file-level
+/// definitions do. Conservative: a `#` at the start of a continuation line of an op also counts.
+fn has_a_line_starting_with_a_definition(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut at_line_start = true;
+    for &byte in bytes {
+        match byte {
+            b'\n' => at_line_start = true,
+            b' ' | b'\t' | b'\r' => {}
+            b'#' | b'!' | b'{' if at_line_start => return true,
+            _ => at_line_start = false,
+        }
+    }
+    false
 }
 
 enum SingleOp<'c> {
@@ -284,38 +357,72 @@ pub fn print<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, options: PrintOptions)
     if options.assume_verified {
         unsafe { mlir_sys::mlirOpPrintingFlagsAssumeVerified(flags.to_raw()) };
     }
-    let printed = op.to_string_with_flags(flags).unwrap_or_else(|_| op.to_string());
+    let printed = print_with_flags(op, &flags).unwrap_or_else(|| op.to_string());
     if options.generic {
         printed
     } else {
-        syntax::to_custom(&printed)
+        syntax::to_custom_owned(printed)
     }
+}
+
+/// melior's `to_string_with_flags`, with the same result (`None` where a piece MLIR prints is not UTF-8 on its
+/// own), but the pieces — MLIR's callback stream is unbuffered: a few bytes each, millions for a large module —
+/// appended as bytes, an ASCII piece without a UTF-8 validation call.
+fn print_with_flags<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, flags: &OperationPrintingFlags) -> Option<String> {
+    struct Collected {
+        bytes: Vec<u8>,
+        valid: bool,
+    }
+    unsafe extern "C" fn append(piece: mlir_sys::MlirStringRef, data: *mut std::ffi::c_void) {
+        let collected = unsafe { &mut *(data as *mut Collected) };
+        if !collected.valid || piece.length == 0 {
+            return;
+        }
+        let bytes = unsafe { std::slice::from_raw_parts(piece.data as *const u8, piece.length) };
+        if bytes.is_ascii() || std::str::from_utf8(bytes).is_ok() {
+            collected.bytes.extend_from_slice(bytes);
+        } else {
+            collected.valid = false;
+        }
+    }
+    let mut collected = Collected { bytes: Vec::new(), valid: true };
+    unsafe {
+        mlir_sys::mlirOperationPrintWithFlags(
+            op.to_raw(),
+            flags.to_raw(),
+            Some(append),
+            &mut collected as *mut Collected as *mut std::ffi::c_void,
+        );
+    }
+    // SAFETY: every piece appended is valid UTF-8, and so is their concatenation.
+    collected.valid.then(|| unsafe { String::from_utf8_unchecked(collected.bytes) })
 }
 
 /// How the text is put into one top-level op for MLIR's `mlirOperationCreateParse`.
 #[derive(Debug, PartialEq, Eq)]
-enum Wrapping {
+enum Wrapping<'a> {
     /// The text to parse: as it was (one module), or wrapped in a `module { ... }` that moves no line or column
     /// (the opening brace on a blank or comment-only line before the first op: comments mean nothing to MLIR).
-    Exact(String),
-    /// No such line: `wrapped` has `module {` on a line of its own, inserted before line `module_line` (1-based)
-    /// of the text, which holds the first op; see [`parse_wrapping_on_a_line_of_its_own`]. `several`: our
+    Exact(std::borrow::Cow<'a, str>),
+    /// No such line: wrapped, the text has `module {` on a line of its own, inserted at byte `line_start`, the
+    /// start of line `module_line` (1-based), which holds the first op; see
+    /// [`parse_wrapping_on_a_line_of_its_own`] (which writes that text only where it needs it). `several`: our
     /// scan saw a second top-level op, so parsing the text as one op is bound to fail and is not tried.
-    OnALineOfItsOwn { wrapped: String, module_line: usize, several: bool },
+    OnALineOfItsOwn { line_start: usize, module_line: usize, several: bool },
 }
 
 /// Like mlir-opt, anything but a single module is wrapped in a `module { ... }`.
-fn wrap_in_module_if_needed(text: &str) -> Wrapping {
+fn wrap_in_module_if_needed(text: &str) -> Wrapping<'_> {
     let Some(first_op) = first_operation_offset(text) else {
         // No op: nothing to locate (the module's own location is line 1 either way).
-        return Wrapping::Exact(format!("module {{\n{text}\n}}"));
+        return Wrapping::Exact(format!("module {{\n{text}\n}}").into());
     };
     let rest = &text[first_op..];
     let is_module = ["module", "builtin.module", "\"builtin.module\""].iter().any(|name| {
         rest.strip_prefix(name).is_some_and(|after| after.starts_with(|c: char| c.is_whitespace() || c == '{' || c == '@' || c == '('))
     });
     if is_module && !has_second_top_level_op(text, first_op) {
-        return Wrapping::Exact(text.to_string());
+        return Wrapping::Exact(text.into());
     }
     let line_start = text[..first_op].rfind('\n').map_or(0, |newline| newline + 1);
     // Look for a blank or comment-only line between the last alias definition and the first op.
@@ -330,7 +437,7 @@ fn wrap_in_module_if_needed(text: &str) -> Wrapping {
             wrapped.push_str("module {");
             wrapped.push_str(&text[search_end - 1..]);
             wrapped.push_str("\n}\n");
-            return Wrapping::Exact(wrapped);
+            return Wrapping::Exact(wrapped.into());
         }
         if trimmed.starts_with('#') || trimmed.starts_with('!') {
             break; // an alias definition: the module must start after it
@@ -338,8 +445,7 @@ fn wrap_in_module_if_needed(text: &str) -> Wrapping {
         search_end = previous_start;
     }
     let module_line = text[..line_start].matches('\n').count() + 1;
-    let wrapped = format!("{}module {{\n{}\n}}\n", &text[..line_start], &text[line_start..]);
-    Wrapping::OnALineOfItsOwn { wrapped, module_line, several: has_second_top_level_op(text, first_op) }
+    Wrapping::OnALineOfItsOwn { line_start, module_line, several: has_second_top_level_op(text, first_op) }
 }
 
 /// Byte offset of the first top-level token that starts an op (skipping comments and `#alias = ...` /
@@ -406,9 +512,20 @@ fn has_second_top_level_op(text: &str, first_op: usize) -> bool {
     let mut escaped = false;
     let mut in_comment = false;
     // Bytes, not chars: every byte looked at is ASCII, and no byte of a multi-byte character is (this scans the
-    // whole module, once per input).
-    for (position, &byte) in text.as_bytes()[open..].iter().enumerate() {
-        let absolute = open + position;
+    // whole module, once per input). Outside strings and comments only `/ " { }` matter: runs of other bytes
+    // are skipped through a table, without the state machine below.
+    let bytes = text.as_bytes();
+    let mut position = 0;
+    let scanned = &bytes[open..];
+    while position < scanned.len() {
+        if !in_comment && !in_string {
+            match scanned[position..].iter().position(|&byte| IS_STRUCTURAL[usize::from(byte)]) {
+                Some(skipped) => position += skipped,
+                None => break,
+            }
+        }
+        let (absolute, byte) = (open + position, scanned[position]);
+        position += 1;
         if in_comment {
             in_comment = byte != b'\n';
             continue;
@@ -445,6 +562,16 @@ fn has_second_top_level_op(text: &str, first_op: usize) -> bool {
     false
 }
 
+/// The bytes [`has_second_top_level_op`] looks at outside strings and comments.
+const IS_STRUCTURAL: [bool; 256] = {
+    let mut table = [false; 256];
+    table[b'/' as usize] = true;
+    table[b'"' as usize] = true;
+    table[b'{' as usize] = true;
+    table[b'}' as usize] = true;
+    table
+};
+
 /// Skips `[{attributes}] : () -> ()` after the region list of a generic `"builtin.module"`; stops early (so
 /// that the caller sees a second op) at anything else.
 fn skip_generic_module_tail(text: &str, mut offset: usize) -> usize {
@@ -477,11 +604,11 @@ fn skip_generic_module_tail(text: &str, mut offset: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::{wrap_in_module_if_needed, Wrapping};
+    use super::{has_a_line_starting_with_a_definition, wrap_in_module_if_needed, wrapped_on_a_line_of_its_own, Wrapping};
 
     fn exact(text: &str) -> String {
         match wrap_in_module_if_needed(text) {
-            Wrapping::Exact(wrapped) => wrapped,
+            Wrapping::Exact(wrapped) => wrapped.into_owned(),
             other => panic!("{other:?}"),
         }
     }
@@ -513,21 +640,18 @@ mod tests {
         let text = "func.func @f() {\n  return\n}";
         assert_eq!(
             wrap_in_module_if_needed(text),
-            Wrapping::OnALineOfItsOwn {
-                wrapped: "module {\nfunc.func @f() {\n  return\n}\n}\n".into(),
-                module_line: 1,
-                several: false
-            }
+            Wrapping::OnALineOfItsOwn { line_start: 0, module_line: 1, several: false }
         );
+        assert_eq!(wrapped_on_a_line_of_its_own(text, 0), "module {\nfunc.func @f() {\n  return\n}\n}\n");
         // Right after an alias definition: the module line goes between them.
         let text = "#map = affine_map<(d0) -> (d0)>\nfunc.func @f() {\n  return\n}\n";
         assert_eq!(
             wrap_in_module_if_needed(text),
-            Wrapping::OnALineOfItsOwn {
-                wrapped: "#map = affine_map<(d0) -> (d0)>\nmodule {\nfunc.func @f() {\n  return\n}\n\n}\n".into(),
-                module_line: 2,
-                several: false
-            }
+            Wrapping::OnALineOfItsOwn { line_start: 32, module_line: 2, several: false }
+        );
+        assert_eq!(
+            wrapped_on_a_line_of_its_own(text, 32),
+            "#map = affine_map<(d0) -> (d0)>\nmodule {\nfunc.func @f() {\n  return\n}\n\n}\n"
         );
     }
 
@@ -552,6 +676,14 @@ mod tests {
     fn two_modules_are_wrapped() {
         let text = "\nmodule {\n}\nmodule {\n}\n";
         assert!(exact(text).starts_with("module {\nmodule {"));
+    }
+
+    #[test]
+    fn file_level_definitions_after_the_first_op_are_seen() {
+        assert!(!has_a_line_starting_with_a_definition("func.func @f() {\n  %0 = arith.constant 1 : index\n}\n"));
+        assert!(has_a_line_starting_with_a_definition("func.func @f() {\n}\n  #map = affine_map<(d0) -> (d0)>\n"));
+        assert!(has_a_line_starting_with_a_definition("func.func @f() {\n}\n!t = i32\n"));
+        assert!(has_a_line_starting_with_a_definition("func.func @f() {\n}\n{-#\n#-}\n"));
     }
 
     #[test]

@@ -453,20 +453,20 @@ fn verify_region(region: RegionRef, name: &str, arguments: usize, yields: usize)
     Ok(())
 }
 
-fn view_element_type<'c>(view: Type<'c>) -> Option<String> {
+fn view_element_type(view: Type, facts: &mut LayoutFactsCache) -> Option<String> {
     // `!lego.view<T>`: IRDL types have no C accessor for parameters, so read T off the printed form.
-    let text = view.to_string();
+    let text = facts.type_text(view);
     let inner = text.strip_prefix("!lego.view<")?.strip_suffix('>')?;
     Some(inner.to_string())
 }
 
-fn memref_element_and_count(memref: Type) -> (Option<String>, Option<i64>) {
+fn memref_element_and_count(memref: Type, facts: &mut LayoutFactsCache) -> (Option<String>, Option<i64>) {
     let raw = memref.to_raw();
     unsafe {
         if !mlir_sys::mlirTypeIsAMemRef(raw) {
             return (None, None);
         }
-        let element = Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(raw)).to_string();
+        let element = facts.type_text(Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(raw))).to_string();
         if !mlir_sys::mlirShapedTypeHasStaticShape(raw) {
             return (Some(element), None);
         }
@@ -480,8 +480,8 @@ fn verify_cast_view(op: OperationRef, facts: &mut LayoutFactsCache) -> Check {
     let memref = op.operand(0).map_err(|e| e.to_string())?;
     let layout = op.operand(1).map_err(|e| e.to_string())?;
     let view = op.result(0).map_err(|e| e.to_string())?;
-    let (memref_element, count) = memref_element_and_count(memref.r#type());
-    if let (Some(memref_element), Some(view_element)) = (memref_element, view_element_type(view.r#type())) {
+    let (memref_element, count) = memref_element_and_count(memref.r#type(), facts);
+    if let (Some(memref_element), Some(view_element)) = (memref_element, view_element_type(view.r#type(), facts)) {
         if memref_element != view_element {
             return Err(format!(
                 "memref element type '{memref_element}' does not match view element type '{view_element}'"
@@ -513,8 +513,8 @@ fn verify_access(kind: OpKind, op: OperationRef, facts: &mut LayoutFactsCache) -
         _ => (1, op.operand(0).ok().map(|value| value.r#type())),
     };
     let view = op.operand(view_position).map_err(|e| e.to_string())?;
-    if let (Some(value_type), Some(element)) = (value_type, view_element_type(view.r#type())) {
-        if value_type.to_string() != element {
+    if let (Some(value_type), Some(element)) = (value_type, view_element_type(view.r#type(), facts)) {
+        if *facts.type_text(value_type) != *element {
             let what = if kind == OpKind::Load { "result" } else { "stored value" };
             return Err(format!("{what} type '{value_type}' does not match view element type '{element}'"));
         }

@@ -182,9 +182,12 @@ impl<'a> Lexer<'a> {
             return self.error_position(offset); // not reached: tokens are pushed in order
         }
         if let Some(skipped) = self.bytes.get(self.scanned..offset) {
-            if let Some(last) = skipped.iter().rposition(|&byte| byte == b'\n') {
-                self.line += skipped.iter().filter(|&&byte| byte == b'\n').count();
-                self.line_start = self.scanned + last + 1;
+            // One pass over the bytes skipped since the last token (usually a blank or two).
+            for (index, &byte) in skipped.iter().enumerate() {
+                if byte == b'\n' {
+                    self.line += 1;
+                    self.line_start = self.scanned + index + 1;
+                }
             }
             self.scanned = offset;
         }

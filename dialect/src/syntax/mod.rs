@@ -52,6 +52,11 @@ pub fn to_custom(printed: &str) -> String {
     to_custom::to_custom(printed)
 }
 
+/// [`to_custom`] of an owned text, which is returned as it is (not copied) where nothing is rewritten.
+pub fn to_custom_owned(printed: String) -> String {
+    to_custom::to_custom_owned(printed)
+}
+
 /// The line, column and name of the first custom-form lego op left in `text` (one the rewriter did not
 /// recognise as an op), to locate an otherwise silent MLIR parse failure.
 pub fn first_custom_lego_op(text: &str) -> Option<(usize, usize, String)> {

@@ -13,26 +13,86 @@ use super::source::{OpHead, Scope, Source};
 use super::splice::Splicer;
 
 pub fn to_custom(printed: &str) -> String {
+    rewritten(printed).unwrap_or_else(|| printed.to_string())
+}
+
+/// [`to_custom`] of a text it owns: a text it leaves alone is returned as it is, not copied (the lowered IR of
+/// a large module is megabytes).
+pub fn to_custom_owned(printed: String) -> String {
+    rewritten(&printed).unwrap_or(printed)
+}
+
+/// The text with its lego ops in custom form; `None` where it stays as it is.
+fn rewritten(printed: &str) -> Option<String> {
     // Only a generic `"lego.…"` op is ever rewritten (an `smt.yield` only inside a `"lego.gen_p"`), so a text
     // without one is its own custom form: the usual case for lowered IR, which is then not tokenized at all.
     if !printed.contains("\"lego.") {
-        return printed.to_string();
+        return None;
     }
     // Text that does not even tokenize, or has unbalanced brackets, is not MLIR's output; leave it alone.
-    let Some(source) = Source::new(printed).ok().filter(|source| source.bracket_error.is_none()) else {
-        return printed.to_string();
-    };
-    let mut printer = Printer { source: &source, out: Splicer::new(printed) };
+    let source = Source::new(printed).ok().filter(|source| source.bracket_error.is_none())?;
+    let mut printer = Printer { source: &source, out: Splicer::new(printed), seen: Seen::default() };
     printer.statements(0, source.eof(), Scope::TOP);
-    printer.out.finish()
+    Some(printer.out.finish())
 }
 
 struct Printer<'s, 'a> {
     source: &'s Source<'a>,
     out: Splicer<'a>,
+    seen: Seen<'a>,
 }
 
-impl Printer<'_, '_> {
+/// What became of the generic ops (other than `gen_p`) already converted, by their printed text: an op's
+/// custom form and its round-trip check depend only on its tokens (and the text's type aliases, the same for
+/// all of it), so an op printed exactly like an earlier one gets the same answer without parsing, rendering
+/// and checking it again. MLIR numbers values afresh in each function, so a module of many similar functions
+/// prints the same ops over and over; where it does not (one large function), the table stops growing after
+/// [`Seen::TRIAL`] ops without a repeat.
+#[derive(Default)]
+struct Seen<'a> {
+    custom: std::collections::HashMap<&'a str, Option<String>>,
+    hits: usize,
+    /// The round-trip check's verdict by the op's tokens with its values renamed in order of appearance
+    /// ([`renamed_tokens`]): the check reads value names only as names (copied into the custom text and
+    /// compared as tokens), so ops that differ only in their value names — the ops of one large function —
+    /// pass or fail it alike.
+    checked: std::collections::HashMap<String, bool>,
+    checked_hits: usize,
+}
+
+impl Seen<'_> {
+    const TRIAL: usize = 4096;
+
+    fn keeps_learning(&self) -> bool {
+        self.custom.len() < Self::TRIAL || self.hits * 8 >= self.custom.len()
+    }
+
+    fn keeps_checking(&self) -> bool {
+        self.checked.len() < Self::TRIAL || self.checked_hits * 8 >= self.checked.len()
+    }
+}
+
+/// The kinds and texts of `tokens`, each value name replaced by its number in order of first appearance, in
+/// one unambiguous string (each token as its kind, its length and its text).
+fn renamed_tokens(tokens: &[Token<'_>]) -> String {
+    use std::fmt::Write as _;
+    let mut names: Vec<&str> = Vec::new();
+    let mut key = String::with_capacity(tokens.iter().map(|token| token.text.len() + 4).sum());
+    for token in tokens {
+        if token.kind == TokenKind::ValueId {
+            let number = names.iter().position(|name| *name == token.text).unwrap_or_else(|| {
+                names.push(token.text);
+                names.len() - 1
+            });
+            let _ = write!(key, "%{number};");
+        } else {
+            let _ = write!(key, "{:?}{}:{}", token.kind, token.text.len(), token.text);
+        }
+    }
+    key
+}
+
+impl<'a> Printer<'_, 'a> {
     /// Replaces tokens `first..=last` by `text`.
     fn replace_tokens(&mut self, first: usize, last: usize, text: &str) {
         let (start, end) = (self.source.toks[first].offset, self.source.toks[last].end());
@@ -76,18 +136,53 @@ impl Printer<'_, '_> {
 
     fn generic_op(&mut self, head: &OpHead, hi: usize, scope: Scope) -> Option<usize> {
         let generic = parse_generic_op(self.source, head, hi)?;
-        let op = generic.to_lego(self.source)?;
-        let results = head.results.as_deref();
         let next = generic.last + 1;
+        let source = self.source;
+        let text = &source.text[source.toks[head.first].offset..source.toks[generic.last].end()];
+        // Only ops that are not `gen_p` are ever recorded.
+        if let Some(custom) = self.seen.custom.get(text) {
+            self.seen.hits += 1;
+            let custom = custom.as_deref()?;
+            let (start, end) = (source.toks[head.first].offset, source.toks[generic.last].end());
+            self.out.replace(start, end, custom);
+            return Some(next);
+        }
+        let Some(op) = generic.to_lego(source) else {
+            self.remember(text, None);
+            return None;
+        };
+        let results = head.results.as_deref();
         if let LegoOp::GenP { .. } = op {
             return (!scope.too_deep() && self.gen_p(head, &generic, &op, scope)).then_some(next);
         }
         let custom = op.custom(results);
-        if !renders_back(&self.source.toks[head.first..=generic.last], &custom, results) {
+        if !self.renders_back(&source.toks[head.first..=generic.last], &custom, results) {
+            self.remember(text, None);
             return None;
         }
         self.replace_tokens(head.first, generic.last, &custom);
+        self.remember(text, Some(custom));
         Some(next)
+    }
+
+    /// [`renders_back`], its verdict reused for ops that differ only in their value names.
+    fn renders_back(&mut self, original: &[Token<'_>], custom: &str, results: Option<&str>) -> bool {
+        let key = renamed_tokens(original);
+        if let Some(&verdict) = self.seen.checked.get(&key) {
+            self.seen.checked_hits += 1;
+            return verdict;
+        }
+        let verdict = renders_back(original, custom, results);
+        if self.seen.keeps_checking() {
+            self.seen.checked.insert(key, verdict);
+        }
+        verdict
+    }
+
+    fn remember(&mut self, text: &'a str, custom: Option<String>) {
+        if self.seen.keeps_learning() {
+            self.seen.custom.insert(text, custom);
+        }
     }
 
     fn gen_p(&mut self, head: &OpHead, generic: &GenericOp<'_>, op: &LegoOp, scope: Scope) -> bool {

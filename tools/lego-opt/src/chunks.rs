@@ -25,15 +25,18 @@ pub fn run(
     sink: &DiagnosticSink,
     mut process: impl FnMut(&str) -> Option<String>,
 ) -> (Vec<String>, bool) {
-    let chunks = if options.split_input_file {
-        split_input::split_chunks(text)
+    // The whole input as one chunk is borrowed, not copied.
+    let split;
+    let chunks: Vec<(&str, usize)> = if options.split_input_file {
+        split = split_input::split_chunks(text);
+        split.iter().map(|chunk| (chunk.text.as_str(), chunk.first_line)).collect()
     } else {
-        vec![split_input::Chunk { text: text.to_string(), first_line: 1 }]
+        vec![(text, 1)]
     };
     let mut outputs = Vec::with_capacity(chunks.len());
     let mut all_ok = true;
-    for chunk in &chunks {
-        let processed = process(&chunk.padded_text());
+    for &(chunk_text, first_line) in &chunks {
+        let processed = process(&split_input::padded(chunk_text, first_line));
         let reported = sink.take();
         // An error fails the chunk whoever reported it (lower-affine reports one and succeeds); its
         // half-converted output is not printed.
@@ -43,7 +46,7 @@ pub fn run(
         });
         let processed = if reported_error && !options.verify_diagnostics { None } else { processed };
         if options.verify_diagnostics {
-            let failures = verify_chunk_diagnostics(options.file_name, chunk, &reported);
+            let failures = verify_chunk_diagnostics(options.file_name, chunk_text, first_line, &reported);
             for failure in &failures {
                 eprintln!("{failure}");
             }
@@ -57,8 +60,8 @@ pub fn run(
     (outputs, all_ok)
 }
 
-fn verify_chunk_diagnostics(file_name: &str, chunk: &split_input::Chunk, reported: &[Reported]) -> Vec<String> {
-    let mut expectations = match expected_diagnostics::parse_expectations(&chunk.text, chunk.first_line) {
+fn verify_chunk_diagnostics(file_name: &str, chunk_text: &str, first_line: usize, reported: &[Reported]) -> Vec<String> {
+    let mut expectations = match expected_diagnostics::parse_expectations(chunk_text, first_line) {
         Ok(expectations) => expectations,
         Err(errors) => return errors.into_iter().map(|error| format!("{file_name}: error: {error}")).collect(),
     };
@@ -93,16 +96,20 @@ fn io_reason(error: &std::io::Error) -> String {
 
 /// Writes `output` (newline-terminated) to `path` (`-` or none: standard output).
 pub fn write_output(path: Option<&str>, output: &str) -> Result<(), String> {
-    let mut text = output.to_string();
-    if !text.is_empty() && !text.ends_with('\n') {
-        text.push('\n');
-    }
+    // The newline is written after the text rather than appended to a copy of it (megabytes).
+    let newline: &[u8] = if !output.is_empty() && !output.ends_with('\n') { b"\n" } else { b"" };
     match path {
         None | Some("-") => {
             let mut stdout = std::io::stdout().lock();
-            stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush()).map_err(|error| format!("error: {error}"))
+            stdout
+                .write_all(output.as_bytes())
+                .and_then(|_| stdout.write_all(newline))
+                .and_then(|_| stdout.flush())
+                .map_err(|error| format!("error: {error}"))
         }
-        Some(path) => std::fs::write(path, text)
+        // What `std::fs::write` does, in two writes.
+        Some(path) => std::fs::File::create(path)
+            .and_then(|mut file| file.write_all(output.as_bytes()).and_then(|_| file.write_all(newline)))
             .map_err(|error| format!("error: could not write output file '{path}': {}", io_reason(&error))),
     }
 }

@@ -85,7 +85,11 @@ fn run(cli: &Cli, registry: &Registry) -> Result<bool, String> {
         process_chunk(&context, cli, registry, &pipeline, &file_name, padded)
     });
 
-    let output = outputs.join(split_input::OUTPUT_SEPARATOR);
+    // One chunk's output (no `--split-input-file`) is written as it is, not joined into a copy.
+    let output = match <[String; 1]>::try_from(outputs) {
+        Ok([output]) => output,
+        Err(outputs) => outputs.join(split_input::OUTPUT_SEPARATOR),
+    };
     if all_ok || cli.split_input_file || cli.verify_diagnostics {
         chunks::write_output(cli.output.as_deref(), &output)?;
     }

@@ -23,11 +23,21 @@ impl Chunk {
     /// The chunk text preceded by `first_line - 1` newlines. Parsing this instead of
     /// [`Chunk::text`] makes MLIR report line numbers of the original file, and columns are
     /// untouched, so no location rewriting is needed afterwards.
-    pub fn padded_text(&self) -> String {
-        let mut padded = "\n".repeat(self.first_line.saturating_sub(1));
-        padded.push_str(&self.text);
-        padded
+    #[cfg(test)]
+    pub fn padded_text(&self) -> std::borrow::Cow<'_, str> {
+        padded(&self.text, self.first_line)
     }
+}
+
+/// `text` preceded by `first_line - 1` newlines (see [`Chunk::padded_text`]); not copied when it starts on
+/// line 1 (the whole input, when it is not split: megabytes).
+pub fn padded(text: &str, first_line: usize) -> std::borrow::Cow<'_, str> {
+    if first_line <= 1 {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut padded = "\n".repeat(first_line - 1);
+    padded.push_str(text);
+    std::borrow::Cow::Owned(padded)
 }
 
 /// Whether `line` (without its `\n`) is a split marker line.
