@@ -105,7 +105,7 @@ impl Numbering {
         Some(match expr {
             Expr::Const(constant) => Expr::Const(*constant),
             Expr::Value(key) => Expr::Value(self.value_id(*values.get(key)?)? as Key),
-            Expr::Bin(kind, a, b) => Expr::Bin(*kind, Box::new(self.to_local(a, values)?), Box::new(self.to_local(b, values)?)),
+            Expr::Bin(kind, a, b) => Expr::Bin(*kind, std::rc::Rc::new(self.to_local(a, values)?), std::rc::Rc::new(self.to_local(b, values)?)),
         })
     }
 
@@ -118,7 +118,7 @@ impl Numbering {
                 values.insert(ir::key(value), value);
                 Expr::Value(ir::key(value))
             }
-            Expr::Bin(kind, a, b) => Expr::Bin(*kind, Box::new(self.from_local(a, values)?), Box::new(self.from_local(b, values)?)),
+            Expr::Bin(kind, a, b) => Expr::Bin(*kind, std::rc::Rc::new(self.from_local(a, values)?), std::rc::Rc::new(self.from_local(b, values)?)),
         })
     }
 }

@@ -108,16 +108,18 @@ pub fn simplify(root: MlirOperation, verify_rewrites: bool, assume_no_wrap: bool
             facts.all.push((unit_of(root, op), op));
         }
     });
-    for (unit, op) in &facts.all {
-        facts.by_unit.entry(*unit).or_default().push(*op);
+    // Functions structurally equal to one already planned get its rewrites replayed (see `memo`); not while
+    // rewrites are validated or the debug log names each rule as it fires.
+    let mut memo = memo::Memo::new(!verify_rewrites && !tracing::enabled!(target: "lego", tracing::Level::DEBUG));
+    if memo.enabled {
+        for (unit, op) in &facts.all {
+            facts.by_unit.entry(*unit).or_default().push(*op);
+        }
     }
     // A function no rewrite touched in a round is not planned again: its roots read only its own values (the
     // function is isolated from above), so the next round would plan them as this one did, and rewrite
     // nothing (issue 25: that second reading was 40 % of the pass on a module of many functions).
     let mut changed_units: Option<HashSet<Key>> = None;
-    // Functions structurally equal to one already planned get its rewrites replayed (see `memo`); not while
-    // rewrites are validated or the debug log names each rule as it fires.
-    let mut memo = memo::Memo::new(!verify_rewrites && !tracing::enabled!(target: "lego", tracing::Level::DEBUG));
     for _ in 0..MAX_ROUNDS {
         let changed =
             round(root, verify_rewrites, assume_no_wrap, &mut smt, &mut summary, &mut dead, changed_units.as_ref(), &mut memo, &facts);
@@ -156,6 +158,7 @@ pub fn simplify(root: MlirOperation, verify_rewrites: bool, assume_no_wrap: bool
 struct FactOps {
     /// In IR order, with the unit holding each (see `unit_of`).
     all: Vec<(Key, MlirOperation)>,
+    /// By unit (only filled for the memo, which plans function by function).
     by_unit: HashMap<Key, Vec<MlirOperation>>,
 }
 
@@ -528,7 +531,7 @@ fn shallow_linearize_plan(value: MlirValue, def: MlirOperation, dead_ops: &HashS
             rules::Bound::Const(constant) => Expr::Const(*constant),
             rules::Bound::Value(size) => leaf(*size),
         };
-        expr = Expr::Bin(cost::BinKind::Add, Box::new(Expr::Bin(cost::BinKind::Mul, Box::new(expr), Box::new(size))), Box::new(leaf(*index)));
+        expr = Expr::Bin(cost::BinKind::Add, std::rc::Rc::new(Expr::Bin(cost::BinKind::Mul, std::rc::Rc::new(expr), std::rc::Rc::new(size))), std::rc::Rc::new(leaf(*index)));
     }
     costed_plan(value, expr, values, &HashSet::default(), dead_ops, None)
 }

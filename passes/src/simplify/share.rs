@@ -101,7 +101,7 @@ pub(super) fn share_divisions(
         let source = Expr::Value(ir::key(derivation.source.result));
         let expr = match derivation.shift {
             0 => source,
-            shift => Expr::Bin(BinKind::Div, Box::new(source), Box::new(Expr::Const(1u64 << shift))),
+            shift => Expr::Bin(BinKind::Div, std::rc::Rc::new(source), std::rc::Rc::new(Expr::Const(1u64 << shift))),
         };
         let Some(new_value) = materializer.emit(&expr) else {
             discard(dead, &materializer.created);
