@@ -9,6 +9,7 @@ use super::{
     rules::{Atom, Engine},
 };
 use mlir_sys::{MlirOperation, MlirType, MlirValue};
+use std::rc::Rc;
 use super::ir::{HashMap, HashSet};
 
 /// Operation count, then how many of those are divisions/remainders (the expensive ones).
@@ -46,17 +47,20 @@ impl BinKind {
     }
 }
 
+/// An expression tree; subtrees are shared (the planner memoizes the expression of each polynomial and hands
+/// out copies: a copy is a reference count, not a deep clone of the tree — issue 25, allocation was a tenth of
+/// planning). Equality and hashing are structural, as with owned subtrees.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Expr {
     Const(u64),
     /// An existing SSA value.
     Value(Key),
-    Bin(BinKind, Box<Expr>, Box<Expr>),
+    Bin(BinKind, Rc<Expr>, Rc<Expr>),
 }
 
 impl Expr {
     fn bin(kind: BinKind, a: Expr, b: Expr) -> Expr {
-        Expr::Bin(kind, Box::new(a), Box::new(b))
+        Expr::Bin(kind, Rc::new(a), Rc::new(b))
     }
 }
 

@@ -40,6 +40,12 @@ fn string(text: MlirStringRef) -> &'static str {
     std::str::from_utf8(bytes).unwrap_or("")
 }
 
+/// The text of an identifier (uniqued by the context).
+pub fn identifier_str(identifier: mlir_sys::MlirIdentifier) -> &'static str {
+    // SAFETY: `identifier` is a live identifier handle.
+    string(unsafe { mlirIdentifierStr(identifier) })
+}
+
 pub fn op_name(op: MlirOperation) -> &'static str {
     // SAFETY: `op` is a live operation handle.
     string(unsafe { mlirIdentifierStr(mlirOperationGetName(op)) })

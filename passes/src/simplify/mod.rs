@@ -22,6 +22,7 @@
 
 pub mod cost;
 pub mod ir;
+pub mod memo;
 pub mod poly;
 pub mod ranges;
 pub mod rules;
@@ -97,24 +98,39 @@ pub fn simplify(root: MlirOperation, verify_rewrites: bool, assume_no_wrap: bool
     // The layout-contract facts of `lego-to-arith{assume-bounds=true}` are scaffolding: their uses must not
     // keep a value alive or make it a root (that would stop an apply feeding another from being folded into
     // it). Counted as dead users, never erased here; a value only they still use stays until they go.
+    // The same walk finds every op stating facts, for the rounds' and the sharing's range facts.
+    let mut facts = FactOps::default();
     ir::walk(root, &mut |op| {
         if ir::is_layout_contract_fact(op) {
             dead.ops.insert(ir::op_key(op));
         }
+        if Ranges::states_facts(op) {
+            facts.all.push((unit_of(root, op), op));
+        }
     });
+    // Functions structurally equal to one already planned get its rewrites replayed (see `memo`); not while
+    // rewrites are validated or the debug log names each rule as it fires.
+    let mut memo = memo::Memo::new(!verify_rewrites && !tracing::enabled!(target: "lego", tracing::Level::DEBUG));
+    if memo.enabled {
+        for (unit, op) in &facts.all {
+            facts.by_unit.entry(*unit).or_default().push(*op);
+        }
+    }
     // A function no rewrite touched in a round is not planned again: its roots read only its own values (the
     // function is isolated from above), so the next round would plan them as this one did, and rewrite
     // nothing (issue 25: that second reading was 40 % of the pass on a module of many functions).
     let mut changed_units: Option<HashSet<Key>> = None;
     for _ in 0..MAX_ROUNDS {
-        let changed = round(root, verify_rewrites, assume_no_wrap, &mut smt, &mut summary, &mut dead, changed_units.as_ref());
+        let changed =
+            round(root, verify_rewrites, assume_no_wrap, &mut smt, &mut summary, &mut dead, changed_units.as_ref(), &mut memo, &facts);
         if changed.is_empty() {
             break;
         }
         changed_units = Some(changed);
     }
     // Across roots: divisions by constants derived from one another (one division less each).
-    share::share_divisions(root, verify_rewrites, assume_no_wrap, &mut smt, &mut summary, &mut dead);
+    let all_facts: Vec<MlirOperation> = facts.all.iter().map(|(_, op)| *op).collect();
+    share::share_divisions(root, verify_rewrites, assume_no_wrap, &mut smt, &mut summary, &mut dead, &all_facts);
     ir::erase_unused(&dead.list, |_| true);
     summary.solver_calls = smt.calls;
     if smt.wall_clock_hits > 0 {
@@ -133,6 +149,38 @@ pub fn simplify(root: MlirOperation, verify_rewrites: bool, assume_no_wrap: bool
         );
     }
     summary
+}
+
+/// The ops stating facts ([`Ranges::states_facts`]), found once: a round creates only arithmetic ops before
+/// its roots and erases nothing, and nothing else moves them before the run ends, so they stay the same ops
+/// in the same IR order (the facts are read from them anew each time: a replaced value is seen replaced).
+#[derive(Default)]
+struct FactOps {
+    /// In IR order, with the unit holding each (see `unit_of`).
+    all: Vec<(Key, MlirOperation)>,
+    /// By unit (only filled for the memo, which plans function by function).
+    by_unit: HashMap<Key, Vec<MlirOperation>>,
+}
+
+impl FactOps {
+    /// The facts of a round over `scope` (`round_scope`'s: `root` itself or units directly under it).
+    fn ranges(&self, root: MlirOperation, scope: &[MlirOperation], assume_no_wrap: bool) -> Ranges {
+        let mut ranges = if scope.iter().any(|unit| ir::op_key(*unit) == ir::op_key(root)) {
+            Ranges::from_ops(self.all.iter().map(|(_, op)| op))
+        } else {
+            let units: HashSet<Key> = scope.iter().map(|unit| ir::op_key(*unit)).collect();
+            Ranges::from_ops(self.all.iter().filter(|(unit, _)| units.contains(unit)).map(|(_, op)| op))
+        };
+        ranges.assume_no_wrap = assume_no_wrap;
+        ranges
+    }
+
+    /// The facts of one unit.
+    fn unit_ranges(&self, unit: Key, assume_no_wrap: bool) -> Ranges {
+        let mut ranges = Ranges::from_ops(self.by_unit.get(&unit).into_iter().flatten());
+        ranges.assume_no_wrap = assume_no_wrap;
+        ranges
+    }
 }
 
 /// Ops whose results lost every use, erased when the run ends.
@@ -483,7 +531,7 @@ fn shallow_linearize_plan(value: MlirValue, def: MlirOperation, dead_ops: &HashS
             rules::Bound::Const(constant) => Expr::Const(*constant),
             rules::Bound::Value(size) => leaf(*size),
         };
-        expr = Expr::Bin(cost::BinKind::Add, Box::new(Expr::Bin(cost::BinKind::Mul, Box::new(expr), Box::new(size))), Box::new(leaf(*index)));
+        expr = Expr::Bin(cost::BinKind::Add, std::rc::Rc::new(Expr::Bin(cost::BinKind::Mul, std::rc::Rc::new(expr), std::rc::Rc::new(size))), std::rc::Rc::new(leaf(*index)));
     }
     costed_plan(value, expr, values, &HashSet::default(), dead_ops, None)
 }
@@ -527,7 +575,23 @@ fn round_scope(root: MlirOperation, only: Option<&HashSet<Key>>) -> Vec<MlirOper
     units
 }
 
+/// What one round works with, besides the root being planned.
+struct RoundState<'a> {
+    verify: bool,
+    assume_no_wrap: bool,
+    /// The facts of the units being planned.
+    ranges: Ranges,
+    smt: &'a mut SmtProver,
+    summary: &'a mut Summary,
+    dead: &'a mut Dead,
+    /// Values known to compute a polynomial (by canonical text), from every root planned so far this round.
+    known: HashMap<std::rc::Rc<str>, Vec<MlirValue>>,
+    /// The units this round rewrote something in.
+    changed: HashSet<Key>,
+}
+
 /// One round over the roots of the units in `only` (every root when `None`); returns the units it changed.
+#[allow(clippy::too_many_arguments)]
 fn round(
     root: MlirOperation,
     verify: bool,
@@ -536,106 +600,247 @@ fn round(
     summary: &mut Summary,
     dead: &mut Dead,
     only: Option<&HashSet<Key>>,
+    memo: &mut memo::Memo,
+    facts: &FactOps,
 ) -> HashSet<Key> {
     // Only the units this round plans are walked for facts and roots: a unit is a `func.func` isolated from
     // above, so no fact stated in another one is about its values, and its roots come out in the same order
     // as from a walk of the whole module filtered by unit (issue 25: on a module of many functions the two
     // whole-module walks were a sixth of a round that planned a few of them).
     let scope = round_scope(root, only);
-    let mut ranges = Ranges::over(&scope);
-    ranges.assume_no_wrap = assume_no_wrap;
+    let units = memo_units(root, &scope, memo, smt);
+    // Function by function (below), each function gets its own facts: no fact of another one is about its
+    // values.
+    let ranges = if units.is_some() { Ranges::from_ops([]) } else { facts.ranges(root, &scope, assume_no_wrap) };
+    let mut state = RoundState {
+        verify,
+        assume_no_wrap,
+        ranges,
+        smt,
+        summary,
+        dead,
+        known: HashMap::default(),
+        changed: HashSet::default(),
+    };
+    if let Some(units) = units {
+        // Function by function, last first: the order in which the whole round's roots, reversed, come (each
+        // function's roots are contiguous in IR order). A function structurally equal to one this run already
+        // planned gets that function's recorded rewrites (see `memo`).
+        for unit in units.into_iter().rev() {
+            function_round(&mut state, unit, memo, facts);
+        }
+        return state.changed;
+    }
     // Last roots first: they contain earlier ones, whose `disjoint` promises are in scope only while the
     // `affine.linearize_index` carrying them is still in the cone.
     let mut roots = Vec::new();
     for unit in &scope {
-        roots.extend(collect_roots(*unit, &dead.ops));
+        roots.extend(collect_roots(*unit, &state.dead.ops));
     }
     roots.reverse();
-    let mut known: HashMap<std::rc::Rc<str>, Vec<MlirValue>> = HashMap::default();
-    let mut changed = HashSet::default();
     for value in roots {
         let Some(def) = ir::defining_op(value) else { continue };
         let unit = unit_of(root, def);
         if only.is_some_and(|only| !only.contains(&unit)) {
             continue;
         }
-        if dead.ops.contains(&ir::op_key(def))
-            || dead.rejected.contains(&ir::key(value))
-            || !ir::users(value).iter().any(|user| !dead.ops.contains(&ir::op_key(*user)))
-        {
-            continue;
-        }
-        let r#type = ir::value_type(value);
-        // Plan with the partial rule forms guarded by the local estimate, and eagerly; keep the better one.
-        // The eager reading only differs where a guard refused a partial form: otherwise it repeats the
-        // guarded one step for step (same reads, proofs and budget), so it is not run.
-        let mut guard_refused = false;
-        let guarded = plan_root(&mut ranges, smt, value, &dead.ops, &known, false, &mut guard_refused);
-        let eager = if guard_refused {
-            plan_root(&mut ranges, smt, value, &dead.ops, &known, true, &mut guard_refused)
-        } else {
-            None
-        };
-        let plan = match (guarded, eager) {
-            (Some(a), Some(b)) => {
-                let b_wins = b.saving() > a.saving() || (b.saving() == a.saving() && b.worth_it() && !a.worth_it());
-                Some(if b_wins { b } else { a })
-            }
-            (a, b) => a.or(b),
-        };
-        // Nothing better found for a linearization: still expand it in place (same cost, and our plain
-        // arithmetic is what the rest of the pipeline wants).
-        let plan = match plan {
-            Some(plan) if plan.worth_it() => Some(plan),
-            other => shallow_linearize_plan(value, def, &dead.ops).or(other),
-        };
-        let Some(plan) = plan else { continue };
-        for (text, value) in &plan.read_known {
-            known.entry(text.clone()).or_default().push(*value);
-        }
-        summary.unproved.extend(plan.unproved.iter().cloned());
-        if !plan.worth_it() {
-            continue;
-        }
-        // The parts of the root that did not change stay the program's own ops (in place, operands in their
-        // order): only what the rewrite improved is emitted anew.
-        let reusable_ops = plan.freed.ops.iter().copied().filter(|op| ir::op_key(*op) != ir::op_key(def));
-        let mut materializer = Materializer::new(def, r#type, &plan.values).reusing(reusable_ops);
-        let Some(new_value) = materializer.emit(&plan.expr) else {
-            dead.list.extend(materializer.created.iter().copied());
-            continue;
-        };
-        if ir::key(new_value) == ir::key(value) {
-            continue;
-        }
-        keep_operand_order(def, new_value, &materializer.created);
-        if verify {
-            let verdict = validate::validate(&mut ranges, value, new_value, &plan.scoped, smt::SAFETY_NET_MS);
-            if !verdict.accept_or_report(def, "rewrite", "the rewrite of this value") {
-                summary.rejected_by_validation += 1;
-                dead.rejected.insert(ir::key(value));
-                dead.list.extend(materializer.created.iter().copied());
-                continue;
-            }
-        }
-        unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(value, new_value) };
-        for (text, expr) in &plan.planned {
-            if let Some(emitted) = materializer.value_of(expr) {
-                known.entry(text.clone()).or_default().push(emitted);
-            }
-        }
-        summary.rewrites += 1;
-        summary.rules.extend(plan.firings.iter().copied());
-        let reused: HashSet<Key> = materializer.reused.iter().map(|op| ir::op_key(*op)).collect();
-        for op in plan.freed.ops.into_iter().filter(|op| !reused.contains(&ir::op_key(*op))) {
-            if dead.ops.insert(ir::op_key(op)) {
-                dead.list.push(op);
-            }
-        }
-        changed.insert(unit);
+        plan_and_apply(&mut state, value, def, unit, None);
     }
-    drop(ranges);
-    changed
+    state.changed
+}
+
+/// The units of a round taken function by function with the memo: the `func.func`s of the round's scope,
+/// when the memo is on, every op directly under `root` in scope is a `func.func` (a fact or value outside
+/// any function could concern several of them), and there are at least two (one function has no copy).
+fn memo_units(root: MlirOperation, scope: &[MlirOperation], memo: &memo::Memo, smt: &SmtProver) -> Option<Vec<MlirOperation>> {
+    if !memo.enabled || smt.wall_clock_hits > 0 {
+        return None;
+    }
+    let units = if scope.len() == 1 && ir::op_key(scope[0]) == ir::op_key(root) {
+        let mut units = Vec::new();
+        for region in 0..unsafe { mlir_sys::mlirOperationGetNumRegions(root) } {
+            let region = unsafe { mlir_sys::mlirOperationGetRegion(root, region) };
+            let mut block = unsafe { mlir_sys::mlirRegionGetFirstBlock(region) };
+            while !block.ptr.is_null() {
+                let mut op = unsafe { mlir_sys::mlirBlockGetFirstOperation(block) };
+                while !op.ptr.is_null() {
+                    units.push(op);
+                    op = unsafe { mlir_sys::mlirOperationGetNextInBlock(op) };
+                }
+                block = unsafe { mlir_sys::mlirBlockGetNextInRegion(block) };
+            }
+        }
+        units
+    } else {
+        scope.to_vec()
+    };
+    (units.len() >= 2 && units.iter().all(|unit| ir::op_name(*unit) == "func.func")).then_some(units)
+}
+
+/// One round over the roots of one function, replayed from the memo when an equal function was planned.
+fn function_round(state: &mut RoundState, unit: MlirOperation, memo: &mut memo::Memo, facts: &FactOps) {
+    let unit_key = ir::op_key(unit);
+    let structure = memo::structure(unit, &state.dead.ops);
+    if let Some(entry) = structure.as_ref().and_then(|(key, _)| memo.get(key)) {
+        let Some((_, numbering)) = structure else { return };
+        replay(state, &entry, numbering, unit_key);
+        return;
+    }
+    state.ranges = facts.unit_ranges(unit_key, state.assume_no_wrap);
+    let Some((key, numbering)) = structure else {
+        let mut roots = collect_roots(unit, &state.dead.ops);
+        roots.reverse();
+        for value in roots {
+            let Some(def) = ir::defining_op(value) else { continue };
+            plan_and_apply(state, value, def, unit_key, None);
+        }
+        return;
+    };
+    let wall_clock_hits = state.smt.wall_clock_hits;
+    let mut recorder = memo::Recorder::new(numbering);
+    let mut roots = collect_roots(unit, &state.dead.ops);
+    roots.reverse();
+    for value in roots {
+        let Some(def) = ir::defining_op(value) else { continue };
+        plan_and_apply(state, value, def, unit_key, Some(&mut recorder));
+    }
+    if recorder.valid && state.smt.wall_clock_hits == wall_clock_hits {
+        memo.insert(key, memo::Entry { actions: recorder.actions });
+    }
+}
+
+/// Applies a recorded round to a function of the same structure (numbered the same way).
+fn replay(state: &mut RoundState, entry: &memo::Entry, mut numbering: memo::Numbering, unit: Key) {
+    for action in &entry.actions {
+        match action {
+            memo::Action::Unproved(unproved) => state.summary.unproved.extend(unproved.iter().cloned()),
+            memo::Action::Emit { root, expr, freed, rules } => {
+                let mut values = HashMap::default();
+                let resolved = numbering.value(*root).and_then(|value| Some((value, ir::defining_op(value)?))).zip(
+                    numbering
+                        .from_local(expr, &mut values)
+                        .zip(freed.iter().map(|id| numbering.op(*id)).collect::<Option<Vec<MlirOperation>>>()),
+                );
+                // Equal structures number the same values and ops, and create the same ones in the same order.
+                let Some(((value, def), (expr, freed))) = resolved else {
+                    debug_assert!(false, "a recorded rewrite names a value or op the function does not have");
+                    continue;
+                };
+                apply_plan(state, value, def, unit, &expr, &values, freed, rules, &[], &[], Some(&mut numbering));
+            }
+        }
+    }
+}
+
+/// Plans `value` (a root defined by `def` in `unit`) and rewrites it when that is worth it; `recorder`
+/// records what was done.
+fn plan_and_apply(state: &mut RoundState, value: MlirValue, def: MlirOperation, unit: Key, mut recorder: Option<&mut memo::Recorder>) {
+    let dead = &*state.dead;
+    if dead.ops.contains(&ir::op_key(def))
+        || dead.rejected.contains(&ir::key(value))
+        || !ir::users(value).iter().any(|user| !dead.ops.contains(&ir::op_key(*user)))
+    {
+        return;
+    }
+    // Plan with the partial rule forms guarded by the local estimate, and eagerly; keep the better one.
+    // The eager reading only differs where a guard refused a partial form: otherwise it repeats the
+    // guarded one step for step (same reads, proofs and budget), so it is not run.
+    let mut guard_refused = false;
+    let guarded = plan_root(&mut state.ranges, state.smt, value, &state.dead.ops, &state.known, false, &mut guard_refused);
+    let eager = if guard_refused {
+        plan_root(&mut state.ranges, state.smt, value, &state.dead.ops, &state.known, true, &mut guard_refused)
+    } else {
+        None
+    };
+    let plan = match (guarded, eager) {
+        (Some(a), Some(b)) => {
+            let b_wins = b.saving() > a.saving() || (b.saving() == a.saving() && b.worth_it() && !a.worth_it());
+            Some(if b_wins { b } else { a })
+        }
+        (a, b) => a.or(b),
+    };
+    // Nothing better found for a linearization: still expand it in place (same cost, and our plain
+    // arithmetic is what the rest of the pipeline wants).
+    let plan = match plan {
+        Some(plan) if plan.worth_it() => Some(plan),
+        other => shallow_linearize_plan(value, def, &state.dead.ops).or(other),
+    };
+    let Some(plan) = plan else { return };
+    for (text, value) in &plan.read_known {
+        state.known.entry(text.clone()).or_default().push(*value);
+    }
+    state.summary.unproved.extend(plan.unproved.iter().cloned());
+    if let Some(recorder) = recorder.as_deref_mut() {
+        recorder.unproved(&plan.unproved);
+    }
+    if !plan.worth_it() {
+        return;
+    }
+    if let Some(recorder) = recorder.as_deref_mut() {
+        recorder.emit(value, &plan.expr, &plan.values, &plan.freed.ops, &plan.firings);
+    }
+    let Plan { expr, values, freed, firings, scoped, planned, .. } = plan;
+    apply_plan(state, value, def, unit, &expr, &values, freed.ops, &firings, &scoped, &planned, recorder.map(|recorder| &mut recorder.numbering));
+}
+
+/// Emits `expr` (a plan for `value`, defined by `def`) and replaces `value` with it, unless emitting failed
+/// or gave `value` itself (or validation rejected it); `freed` are the ops the replaced root frees, `planned`
+/// what the plan names for later roots to reuse. `numbering` numbers the ops emitted (see `memo`).
+#[allow(clippy::too_many_arguments)]
+fn apply_plan(
+    state: &mut RoundState,
+    value: MlirValue,
+    def: MlirOperation,
+    unit: Key,
+    expr: &Expr,
+    values: &HashMap<Key, MlirValue>,
+    freed: Vec<MlirOperation>,
+    firings: &[&'static str],
+    scoped: &[(MlirValue, ranges::Rel, rules::Bound)],
+    planned: &[(std::rc::Rc<str>, Expr)],
+    numbering: Option<&mut memo::Numbering>,
+) {
+    let r#type = ir::value_type(value);
+    // The parts of the root that did not change stay the program's own ops (in place, operands in their
+    // order): only what the rewrite improved is emitted anew.
+    let reusable_ops = freed.iter().copied().filter(|op| ir::op_key(*op) != ir::op_key(def));
+    let mut materializer = Materializer::new(def, r#type, values).reusing(reusable_ops);
+    let emitted = materializer.emit(expr);
+    if let Some(numbering) = numbering {
+        numbering.add_created(&materializer.created);
+    }
+    let Some(new_value) = emitted else {
+        state.dead.list.extend(materializer.created.iter().copied());
+        return;
+    };
+    if ir::key(new_value) == ir::key(value) {
+        return;
+    }
+    keep_operand_order(def, new_value, &materializer.created);
+    if state.verify {
+        let verdict = validate::validate(&mut state.ranges, value, new_value, scoped, smt::SAFETY_NET_MS);
+        if !verdict.accept_or_report(def, "rewrite", "the rewrite of this value") {
+            state.summary.rejected_by_validation += 1;
+            state.dead.rejected.insert(ir::key(value));
+            state.dead.list.extend(materializer.created.iter().copied());
+            return;
+        }
+    }
+    unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(value, new_value) };
+    for (text, expr) in planned {
+        if let Some(emitted) = materializer.value_of(expr) {
+            state.known.entry(text.clone()).or_default().push(emitted);
+        }
+    }
+    state.summary.rewrites += 1;
+    state.summary.rules.extend(firings.iter().copied());
+    let reused: HashSet<Key> = materializer.reused.iter().map(|op| ir::op_key(*op)).collect();
+    for op in freed.into_iter().filter(|op| !reused.contains(&ir::op_key(*op))) {
+        if state.dead.ops.insert(ir::op_key(op)) {
+            state.dead.list.push(op);
+        }
+    }
+    state.changed.insert(unit);
 }
 
 /// A new commutative op replacing `old` (the same op kind) takes its operands in `old`'s order where one of

@@ -131,7 +131,31 @@ impl Ranges {
     /// The facts of everything under each of `roots` (ops whose values no fact under another op concerns,
     /// such as functions isolated from above).
     pub fn over(roots: &[MlirOperation]) -> Ranges {
-        let mut ranges = Ranges {
+        let mut ranges = Ranges::empty();
+        for root in roots {
+            ir::walk(*root, &mut |op| ranges.collect(op));
+        }
+        ranges
+    }
+
+    /// Whether `op` states facts (see [`Ranges::collect`]): what [`Ranges::from_ops`] needs of a module.
+    pub fn states_facts(op: MlirOperation) -> bool {
+        matches!(ir::op_name(op), "lego.assume_bounds" | "lego.assume" | "scf.for" | "scf.parallel" | "gpu.launch")
+    }
+
+    /// The facts of `ops` (ops that [`Ranges::states_facts`] accepts, in IR order): the same as
+    /// [`Ranges::over`] the ops holding them, without walking every other op again (their operands are
+    /// read now, so a value replaced since they were found is seen as replaced).
+    pub fn from_ops<'o>(ops: impl IntoIterator<Item = &'o MlirOperation>) -> Ranges {
+        let mut ranges = Ranges::empty();
+        for op in ops {
+            ranges.collect(*op);
+        }
+        ranges
+    }
+
+    fn empty() -> Ranges {
+        Ranges {
             facts: HashMap::default(),
             fact_set: HashSet::default(),
             loops: HashMap::default(),
@@ -142,11 +166,7 @@ impl Ranges {
             depth: 0,
             cuts: 0,
             dominating: HashMap::default(),
-        };
-        for root in roots {
-            ir::walk(*root, &mut |op| ranges.collect(op));
         }
-        ranges
     }
 
     /// Assumptions that hold only where they dominate: `(assumption, value, REL, other)`.

@@ -64,6 +64,7 @@ pub(super) fn share_divisions(
     smt: &mut SmtProver,
     summary: &mut Summary,
     dead: &mut Dead,
+    facts: &[MlirOperation],
 ) -> bool {
     // Dead: what the rounds freed, and the ops of plans they created but did not use (those are in the list
     // only); neither is a source nor a target, nor a user that keeps a division alive.
@@ -77,7 +78,8 @@ pub(super) fn share_divisions(
     for division in &divisions {
         by_dividend.entry(ir::key(division.dividend)).or_default().push(*division);
     }
-    let mut ranges = Ranges::new(root);
+    // The facts of every op under `root` that states some (`facts`, the same as walking `root` again).
+    let mut ranges = Ranges::from_ops(facts);
     ranges.assume_no_wrap = assume_no_wrap;
     let mut sources: HashSet<Key> = HashSet::default();
     let mut targets: HashSet<Key> = HashSet::default();
@@ -99,7 +101,7 @@ pub(super) fn share_divisions(
         let source = Expr::Value(ir::key(derivation.source.result));
         let expr = match derivation.shift {
             0 => source,
-            shift => Expr::Bin(BinKind::Div, Box::new(source), Box::new(Expr::Const(1u64 << shift))),
+            shift => Expr::Bin(BinKind::Div, std::rc::Rc::new(source), std::rc::Rc::new(Expr::Const(1u64 << shift))),
         };
         let Some(new_value) = materializer.emit(&expr) else {
             discard(dead, &materializer.created);
