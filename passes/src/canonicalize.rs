@@ -86,9 +86,13 @@ impl LegoPass for Canonicalize {
     }
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
-        let rewrites = canonicalize(op, self.verify_gen_p)?;
+        let (rewrites, saw_lego_op) = canonicalize_seeing(op, self.verify_gen_p)?;
         // docs/reference/lowering.md §0: the greedy driver's clean-up (folding, constants uniqued/hoisted, dead ops).
-        let outcome = if self.followed_by_canonicalize {
+        let outcome = if self.followed_by_canonicalize && rewrites == 0 && !saw_lego_op {
+            // The IR is as the patterns' walk found it, without any lego op: the dead-lego sweep's walk would
+            // find nothing to erase and leave it unchanged (after lego-lower's last materialize, every time).
+            crate::cleanup::CleanupOutcome { lego_ops_left: false, unchanged: true }
+        } else if self.followed_by_canonicalize {
             crate::cleanup::cleanup_before_canonicalize(op.to_raw())
         } else {
             crate::cleanup::greedy_cleanup(op.to_raw())
@@ -154,17 +158,32 @@ impl<'c> Inverses<'c> {
 /// Applies the patterns under `root` to a fixed point. Returns how many rewrites (erasures included) happened;
 /// fails when a fold met a gen_p whose inverse is refuted (`verify_gen_p`, reported at the gen_p).
 pub fn canonicalize(root: OperationRef, verify_gen_p: bool) -> Result<usize, PassFailure> {
+    canonicalize_seeing(root, verify_gen_p).map(|(rewrites, _)| rewrites)
+}
+
+/// [`canonicalize`], also telling whether its last sweep met an op named `lego.…` (the root included).
+fn canonicalize_seeing(root: OperationRef, verify_gen_p: bool) -> Result<(usize, bool), PassFailure> {
     let handle = crate::mlir_context::ContextHandle::of(&root);
     let context = handle.get();
     // Pattern 3 always checks a gen_p's inverse (silently); patterns 1 and 2 only with verify-gen-p.
     let mut inverses =
         Inverses { checker: GenPObligations::new(genp_obligation::BUDGET_MS), verify: verify_gen_p, refuted: false };
     let mut total = 0;
+    let mut saw_lego_op = true;
     for _ in 0..MAX_SWEEPS {
         let mut candidates = Vec::new();
+        saw_lego_op = false;
         walk_ops(root, &mut |op| {
-            if OpKind::of(&op).is_some() {
-                candidates.push(op);
+            let name = op.name();
+            let Ok(name) = name.as_string_ref().as_str() else {
+                saw_lego_op = true;
+                return;
+            };
+            if name.starts_with("lego.") {
+                saw_lego_op = true;
+                if OpKind::from_name(name).is_some() {
+                    candidates.push(op);
+                }
             }
         });
         let mut changed = 0;
@@ -196,7 +215,7 @@ pub fn canonicalize(root: OperationRef, verify_gen_p: bool) -> Result<usize, Pas
         }
     }
     lego_smt::join_background();
-    Ok(total)
+    Ok((total, saw_lego_op))
 }
 
 /// Pattern 1: `apply(L, r#0, …, r#n-1)`, `r = apply_inverse(L, f)` → `f`.
