@@ -78,8 +78,12 @@ impl LegoPass for MaterializeAssumeBounds {
         match (self.cleanup, self.clamp) {
             (true, _) if self.only_layout_contract => erase_layout_contract(root),
             (true, _) if self.consume_facts => {
-                remove_materialized(root);
-                cleanup(root);
+                let lego_ops_left = consume_facts(root);
+                if self.defer_cleanup {
+                    // The lego dialect verifier checks lego ops only: with none left it need not walk the module.
+                    self.lego_ops_left = lego_ops_left;
+                    return Ok(());
+                }
             }
             (true, false) => remove_materialized(root),
             (true, true) => cleanup(root),
@@ -201,6 +205,11 @@ fn remove_materialized(root: MlirOperation) {
             remainders.push(op);
         }
     });
+    erase_remainders(remainders);
+}
+
+/// Each `remui {lego.materialized}` replaced by its left operand and erased.
+fn erase_remainders(remainders: Vec<MlirOperation>) {
     for op in remainders {
         if let (Some(result), Some(input)) = (ir::result(op, 0), ir::operand(op, 0)) {
             // SAFETY: both values are live.
@@ -397,6 +406,33 @@ fn erase_layout_contract(root: MlirOperation) {
     }
 }
 
+/// `consume-facts=true`: [`remove_materialized`], then [`cleanup`], from one walk of the module (the second
+/// walk would find the same ops in the same order, less the remainders erased; erasing them and redirecting
+/// their uses changes no other op's name or attributes). Returns whether a lego op may be left: one that is
+/// not a fact (which all go) was seen.
+fn consume_facts(root: MlirOperation) -> bool {
+    let mut remainders = Vec::new();
+    let mut scaffolding = Vec::new();
+    let mut assumptions = Vec::new();
+    let mut other_lego_ops = false;
+    ir::walk(root, &mut |op| {
+        let name = ir::op_name(op);
+        if name == "arith.remui" && ir::attribute(op, MATERIALIZED).is_some() {
+            remainders.push(op);
+        } else if matches!(name, "lego.assume" | "lego.assume_bounds") {
+            assumptions.push(op);
+        } else {
+            other_lego_ops |= name.starts_with("lego.");
+            if ir::attribute(op, MARKER).is_some() {
+                scaffolding.push(op);
+            }
+        }
+    });
+    erase_remainders(remainders);
+    erase_facts(scaffolding, assumptions);
+    other_lego_ops
+}
+
 fn cleanup(root: MlirOperation) {
     let mut scaffolding = Vec::new();
     let mut assumptions = Vec::new();
@@ -407,6 +443,12 @@ fn cleanup(root: MlirOperation) {
             scaffolding.push(op);
         }
     });
+    erase_facts(scaffolding, assumptions);
+}
+
+/// The clamps of `scaffolding` replaced by their inputs, every assumption erased, then the scaffolding and the
+/// assumptions' conditions left unused.
+fn erase_facts(scaffolding: Vec<MlirOperation>, assumptions: Vec<MlirOperation>) {
     // Clamps: their value is their first operand whenever the fact holds.
     for op in &scaffolding {
         if matches!(ir::op_name(*op), "arith.minui" | "arith.maxui") {

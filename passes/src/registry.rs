@@ -236,6 +236,14 @@ impl Builder<'_> {
                 let in_lego_lower = self.expanding.last() == Some(&crate::pipelines::LEGO_LOWER);
                 let (verify_gen_p, upstream) = split_canonicalize_options(element)?;
                 manager.add_pass(crate::canonicalize::create_followed_by_canonicalize(in_lego_lower, verify_gen_p));
+                // lego-lower's own canonicalize: upstream's, with region simplification only where it can
+                // change something (same output; csrc/canonicalize.cpp).
+                if in_lego_lower && upstream.options.is_none() {
+                    if let Some(pass) = crate::diagnostics::lazy_region_canonicalizer() {
+                        manager.add_pass(pass);
+                        return Ok(());
+                    }
+                }
                 return add_upstream(manager, &upstream.to_string(), &upstream.name, self.implicit_nesting);
             }
             return add_upstream(manager, &element.to_string(), &element.name, self.implicit_nesting);

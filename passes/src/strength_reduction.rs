@@ -47,8 +47,12 @@ impl LegoPass for StrengthReduction {
     fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailure> {
         let root = root.to_raw();
         let mut non_negative = NonNegative::default();
-        let spreads = morton::rewrite_all(root, &mut non_negative)?;
-        let reduced = reduce_powers_of_two(root, &mut non_negative)?;
+        // One walk finds the Morton roots and the ops that may be reduced (the Morton rewrite erases only its
+        // roots, and the ops it creates are never reduced).
+        let mut found = Found::default();
+        ir::walk(root, &mut |op| found.visit(op));
+        let spreads = morton::rewrite_all(found.morton_roots, &mut non_negative)?;
+        let reduced = reduce_powers_of_two(found.reducible, &mut non_negative)?;
         tracing::debug!(target: "lego", "strength reduction: {spreads} Morton spreads, {reduced} ops reduced");
         self.lego_ops_left = crate::cleanup::greedy_cleanup(root).lego_ops_left;
         Ok(())
@@ -101,15 +105,52 @@ fn classify(op: MlirOperation, non_negative: &mut NonNegative) -> Option<(MlirVa
     }
 }
 
-fn reduce_powers_of_two(root: MlirOperation, non_negative: &mut NonNegative) -> Result<usize, PassFailure> {
-    // Decided before anything changes; the operand is read again when the op is rewritten (an earlier
-    // rewrite may have replaced it).
-    let mut candidates = Vec::new();
-    ir::walk(root, &mut |op| {
-        if classify(op, non_negative).is_some() {
-            candidates.push(op);
+/// What the pass's one walk collects, in IR order.
+#[derive(Default)]
+struct Found {
+    /// `addi` ops none of whose users is an `addi` (each tree is rewritten once, at its top).
+    morton_roots: Vec<MlirOperation>,
+    /// Ops [`classify`] may rewrite: the right name and a power-of-two constant operand where it looks for
+    /// one. Whether that holds does not change with the Morton rewrite (it replaces only `addi` results, by
+    /// `ori` results: neither is a constant).
+    reducible: Vec<MlirOperation>,
+}
+
+impl Found {
+    fn visit(&mut self, op: MlirOperation) {
+        let name = ir::op_name(op);
+        match name {
+            "arith.addi" => {
+                if ir::result(op, 0).is_some_and(|value| {
+                    ir::users(value).into_iter().all(|user| ir::op_name(user) != "arith.addi")
+                }) {
+                    self.morton_roots.push(op);
+                }
+            }
+            "arith.muli" => {
+                if ir::operand(op, 1).and_then(power_of_two_exponent).is_some()
+                    || ir::operand(op, 0).and_then(power_of_two_exponent).is_some()
+                {
+                    self.reducible.push(op);
+                }
+            }
+            "arith.divui" | "arith.remui" | "arith.divsi" | "arith.remsi" => {
+                if ir::operand(op, 0).is_some() && ir::operand(op, 1).and_then(power_of_two_exponent).is_some() {
+                    self.reducible.push(op);
+                }
+            }
+            _ => {}
         }
-    });
+    }
+}
+
+/// `reducible`: the candidates of [`Found`], in IR order.
+fn reduce_powers_of_two(reducible: Vec<MlirOperation>, non_negative: &mut NonNegative) -> Result<usize, PassFailure> {
+    // Decided before anything changes, in IR order (as a walk of the module would ask [`classify`]: it consults
+    // `non_negative` only for these ops); the operand is read again when the op is rewritten (an earlier
+    // rewrite may have replaced it).
+    let candidates: Vec<MlirOperation> =
+        reducible.into_iter().filter(|op| classify(*op, non_negative).is_some()).collect();
     let count = candidates.len();
     for op in candidates {
         let Some((value, rewrite)) = classify(op, non_negative) else { continue };
@@ -284,18 +325,8 @@ mod morton {
         offset: u32,
     }
 
-    pub fn rewrite_all(root: MlirOperation, non_negative: &mut NonNegative) -> Result<usize, PassFailure> {
-        // Roots: addi ops none of whose users is an addi (each tree is rewritten once, at its top).
-        let mut roots = Vec::new();
-        ir::walk(root, &mut |op| {
-            if ir::op_name(op) == "arith.addi"
-                && ir::result(op, 0).is_some_and(|value| {
-                    ir::users(value).into_iter().all(|user| ir::op_name(user) != "arith.addi")
-                })
-            {
-                roots.push(op);
-            }
-        });
+    /// `roots`: the `addi` ops none of whose users is an `addi`, in IR order ([`super::Found`]).
+    pub fn rewrite_all(roots: Vec<MlirOperation>, non_negative: &mut NonNegative) -> Result<usize, PassFailure> {
         let mut rewritten = 0;
         for op in roots {
             let Some(leaves) = leaves_of(op) else { continue };
