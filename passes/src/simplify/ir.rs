@@ -321,6 +321,41 @@ pub fn erase_unused(ops: &[MlirOperation], erasable: impl Fn(MlirOperation) -> b
     }
 }
 
+/// The blocks of each region of `op`, regions and blocks in order.
+pub fn region_blocks(op: MlirOperation) -> Vec<Vec<MlirBlock>> {
+    let count = unsafe { mlir_sys::mlirOperationGetNumRegions(op) };
+    (0..count)
+        .map(|index| {
+            let region = unsafe { mlir_sys::mlirOperationGetRegion(op, index) };
+            let mut blocks = Vec::new();
+            let mut block = unsafe { mlir_sys::mlirRegionGetFirstBlock(region) };
+            while !block.ptr.is_null() {
+                blocks.push(block);
+                block = unsafe { mlir_sys::mlirBlockGetNextInRegion(block) };
+            }
+            blocks
+        })
+        .collect()
+}
+
+/// The ops of `block`, in order.
+pub fn block_ops(block: MlirBlock) -> impl Iterator<Item = MlirOperation> {
+    let mut op = unsafe { mlir_sys::mlirBlockGetFirstOperation(block) };
+    std::iter::from_fn(move || {
+        if op.ptr.is_null() {
+            return None;
+        }
+        let current = op;
+        op = unsafe { mlir_sys::mlirOperationGetNextInBlock(op) };
+        Some(current)
+    })
+}
+
+/// The ops directly in the regions of `op` (not nested deeper), in IR order.
+pub fn child_ops(op: MlirOperation) -> Vec<MlirOperation> {
+    region_blocks(op).into_iter().flatten().flat_map(block_ops).collect()
+}
+
 /// Visits every op nested in `root` (not `root` itself), parents before children, in IR order.
 pub fn walk(root: MlirOperation, visit: &mut dyn FnMut(MlirOperation)) {
     let root = unsafe { melior::ir::OperationRef::from_raw(root) };

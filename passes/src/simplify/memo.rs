@@ -197,34 +197,6 @@ pub fn structure(unit: MlirOperation, dead: &HashSet<Key>) -> Option<(Vec<u64>, 
     Some((words, numbering))
 }
 
-fn blocks_of(op: MlirOperation) -> Vec<Vec<MlirBlock>> {
-    let count = unsafe { mlir_sys::mlirOperationGetNumRegions(op) };
-    (0..count)
-        .map(|index| {
-            let region = unsafe { mlir_sys::mlirOperationGetRegion(op, index) };
-            let mut blocks = Vec::new();
-            let mut block = unsafe { mlir_sys::mlirRegionGetFirstBlock(region) };
-            while !block.ptr.is_null() {
-                blocks.push(block);
-                block = unsafe { mlir_sys::mlirBlockGetNextInRegion(block) };
-            }
-            blocks
-        })
-        .collect()
-}
-
-fn block_ops(block: MlirBlock) -> impl Iterator<Item = MlirOperation> {
-    let mut op = unsafe { mlir_sys::mlirBlockGetFirstOperation(block) };
-    std::iter::from_fn(move || {
-        if op.ptr.is_null() {
-            return None;
-        }
-        let current = op;
-        op = unsafe { mlir_sys::mlirOperationGetNextInBlock(op) };
-        Some(current)
-    })
-}
-
 fn block_arguments(block: MlirBlock) -> impl Iterator<Item = MlirValue> {
     let count = unsafe { mlir_sys::mlirBlockGetNumArguments(block) };
     (0..count).map(move |index| unsafe { mlir_sys::mlirBlockGetArgument(block, index) })
@@ -232,13 +204,13 @@ fn block_arguments(block: MlirBlock) -> impl Iterator<Item = MlirValue> {
 
 fn number(op: MlirOperation, numbering: &mut Numbering) {
     numbering.add_op(op);
-    for blocks in blocks_of(op) {
+    for blocks in ir::region_blocks(op) {
         for block in blocks {
             numbering.blocks.insert(ir::block_key(block), numbering.blocks.len() as u32);
             for argument in block_arguments(block) {
                 numbering.add_value(argument);
             }
-            for nested in block_ops(block) {
+            for nested in ir::block_ops(block) {
                 number(nested, numbering);
             }
         }
@@ -299,7 +271,7 @@ fn emit_op(op: MlirOperation, is_unit: bool, dead: &HashSet<Key>, numbering: &Nu
         let block = unsafe { mlir_sys::mlirOperationGetSuccessor(op, index) };
         words.push(*numbering.blocks.get(&ir::block_key(block))? as u64);
     }
-    for blocks in blocks_of(op) {
+    for blocks in ir::region_blocks(op) {
         words.push(REGION);
         words.push(blocks.len() as u64);
         for block in blocks {
@@ -309,7 +281,7 @@ fn emit_op(op: MlirOperation, is_unit: bool, dead: &HashSet<Key>, numbering: &Nu
             for argument in block_arguments(block) {
                 emit_value(argument, numbering, words)?;
             }
-            for nested in block_ops(block) {
+            for nested in ir::block_ops(block) {
                 emit_op(nested, false, dead, numbering, words)?;
             }
             words.push(END);

@@ -557,22 +557,7 @@ fn round_scope(root: MlirOperation, only: Option<&HashSet<Key>>) -> Vec<MlirOper
     if only.contains(&ir::op_key(root)) {
         return vec![root];
     }
-    let mut units = Vec::new();
-    for region in 0..unsafe { mlir_sys::mlirOperationGetNumRegions(root) } {
-        let region = unsafe { mlir_sys::mlirOperationGetRegion(root, region) };
-        let mut block = unsafe { mlir_sys::mlirRegionGetFirstBlock(region) };
-        while !block.ptr.is_null() {
-            let mut op = unsafe { mlir_sys::mlirBlockGetFirstOperation(block) };
-            while !op.ptr.is_null() {
-                if only.contains(&ir::op_key(op)) {
-                    units.push(op);
-                }
-                op = unsafe { mlir_sys::mlirOperationGetNextInBlock(op) };
-            }
-            block = unsafe { mlir_sys::mlirBlockGetNextInRegion(block) };
-        }
-    }
-    units
+    ir::child_ops(root).into_iter().filter(|op| only.contains(&ir::op_key(*op))).collect()
 }
 
 /// What one round works with, besides the root being planned.
@@ -657,20 +642,7 @@ fn memo_units(root: MlirOperation, scope: &[MlirOperation], memo: &memo::Memo, s
         return None;
     }
     let units = if scope.len() == 1 && ir::op_key(scope[0]) == ir::op_key(root) {
-        let mut units = Vec::new();
-        for region in 0..unsafe { mlir_sys::mlirOperationGetNumRegions(root) } {
-            let region = unsafe { mlir_sys::mlirOperationGetRegion(root, region) };
-            let mut block = unsafe { mlir_sys::mlirRegionGetFirstBlock(region) };
-            while !block.ptr.is_null() {
-                let mut op = unsafe { mlir_sys::mlirBlockGetFirstOperation(block) };
-                while !op.ptr.is_null() {
-                    units.push(op);
-                    op = unsafe { mlir_sys::mlirOperationGetNextInBlock(op) };
-                }
-                block = unsafe { mlir_sys::mlirBlockGetNextInRegion(block) };
-            }
-        }
-        units
+        ir::child_ops(root)
     } else {
         scope.to_vec()
     };
