@@ -87,7 +87,7 @@ pub fn fold_greedily(root: MlirOperation) -> bool {
 
 #[cfg(not(lego_no_diagnostic_shim))]
 extern "C" {
-    /// csrc/diagnostics.cpp: one iteration of the driver of [`fold_greedily`]; returns how many ops it created.
+    /// csrc/fold_once.cpp: one iteration of the driver of [`fold_greedily`]; returns how many ops it created.
     fn legoFoldGreedilyOnce(root: MlirOperation) -> std::ffi::c_long;
 }
 

@@ -9,6 +9,7 @@ pub mod cleanup;
 pub mod constant_inputs;
 pub mod diagnostics;
 pub mod external;
+pub mod lazy_canonicalizer;
 pub mod lowering;
 pub mod mlir_context;
 pub mod normalization;

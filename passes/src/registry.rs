@@ -239,7 +239,7 @@ impl Builder<'_> {
                 // lego-lower's own canonicalize: upstream's, with region simplification only where it can
                 // change something (same output; csrc/canonicalize.cpp).
                 if in_lego_lower && upstream.options.is_none() {
-                    if let Some(pass) = crate::diagnostics::lazy_region_canonicalizer() {
+                    if let Some(pass) = crate::lazy_canonicalizer::lazy_region_canonicalizer() {
                         manager.add_pass(pass);
                         return Ok(());
                     }
