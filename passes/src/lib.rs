@@ -6,6 +6,7 @@
 pub mod canonicalize;
 pub mod choose_smem_layout;
 pub mod cleanup;
+pub mod compact;
 pub mod constant_inputs;
 pub mod diagnostics;
 pub mod external;

@@ -81,8 +81,13 @@ impl LegoPass for ArithSimplification {
     }
 
     fn run(&mut self, root: melior::ir::OperationRef<'_, '_>) -> Result<(), PassFailure> {
+        // The simplifier sweeps the body round after round, and the passes after it each sweep it again: a long
+        // body rewritten by the lowering and the clean-ups before it is put back in block order first, and once
+        // more after the simplifier's own rewrites (crate::compact).
+        crate::compact::compact_long_bodies(root.to_raw());
         let summary = simplify(root.to_raw(), self.verify_rewrites, self.assume_no_wrap);
         crate::cleanup::greedy_cleanup(root.to_raw());
+        crate::compact::compact_long_bodies(root.to_raw());
         tracing::debug!(target: "lego", "arith-simplification: {summary:?}");
         Ok(())
     }
