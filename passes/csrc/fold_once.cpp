@@ -30,3 +30,18 @@ extern "C" long legoFoldGreedilyOnce(MlirOperation root) {
   (void)mlir::applyPatternsGreedily(op, patterns, config);
   return counter.created;
 }
+
+// Whether the body of `root` is one block of ops isolated from above, each with regions (functions, modules):
+// the clean-up then runs its driver per op (cleanup.rs, fold_greedily_or_once). The C API has no trait query.
+extern "C" bool legoHoldsOnlyIsolatedOps(MlirOperation root) {
+  mlir::Operation *op = unwrap(root);
+  if (op->getNumRegions() != 1 || !op->getRegion(0).hasOneBlock())
+    return false;
+  mlir::Block &body = op->getRegion(0).front();
+  if (body.empty())
+    return false;
+  for (mlir::Operation &child : body)
+    if (child.getNumRegions() == 0 || !child.hasTrait<mlir::OpTrait::IsIsolatedFromAbove>())
+      return false;
+  return true;
+}

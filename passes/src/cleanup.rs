@@ -89,6 +89,9 @@ pub fn fold_greedily(root: MlirOperation) -> bool {
 extern "C" {
     /// csrc/fold_once.cpp: one iteration of the driver of [`fold_greedily`]; returns how many ops it created.
     fn legoFoldGreedilyOnce(root: MlirOperation) -> std::ffi::c_long;
+    /// csrc/fold_once.cpp: whether `root` has one region of one block whose ops all have regions and are
+    /// isolated from above (and there is at least one).
+    fn legoHoldsOnlyIsolatedOps(root: MlirOperation) -> bool;
 }
 
 /// The driver's bound on iterations (`GreedyRewriteConfig`'s default, which [`fold_greedily`] keeps).
@@ -110,21 +113,42 @@ const MAX_ITERATIONS: usize = 10;
 /// and each iteration starts afresh from the IR alone (its own worklist and constant folder). So the
 /// iterations up to the first that creates nothing are the driver's iterations that change anything. With
 /// several blocks, or without the C++ shim: the whole driver in one call.
+///
+/// A root whose body is only ops isolated from above (a module of functions) gets that loop per function:
+/// the driver's worklist holds every op under the root it runs on, and its map from op to position, once
+/// that is a module of many functions, outgrows the caches (issue 25: it was the part of the clean-ups that
+/// grew fastest with the module). Nothing crosses a function: constants are uniqued and hoisted per
+/// isolated region, and a change queues only ops of its own function; the driver run on the module works
+/// through the functions one after the other in the same way (last first), and folding or erasing a
+/// function op itself is never possible (no folder, not free of effects). So each function sees the same
+/// iterations, and a function whose last iteration created nothing is left as the module's next iteration
+/// would leave it.
 fn fold_greedily_or_once(root: MlirOperation, multi_block: bool) -> bool {
     #[cfg(not(lego_no_diagnostic_shim))]
     if !multi_block {
-        for _ in 0..MAX_ITERATIONS {
-            // SAFETY: `root` is a live op; the shim runs one iteration of MLIR's driver on its regions.
-            if unsafe { legoFoldGreedilyOnce(root) } == 0 {
-                return true;
-            }
+        // SAFETY: `root` is a live op; the shim only reads its body.
+        if unsafe { legoHoldsOnlyIsolatedOps(root) } {
+            // Every function, converged or not (no short-circuit), last first as the module's driver does.
+            return ir::child_ops(root).into_iter().rev().fold(true, |converged, function| fold_once_each(function) && converged);
         }
-        // As the driver after its last iteration changed something: not converged.
-        return false;
+        return fold_once_each(root);
     }
     #[cfg(lego_no_diagnostic_shim)]
     let _ = multi_block;
     fold_greedily(root)
+}
+
+/// The driver's iterations on `root`'s regions one at a time, up to the first that created nothing.
+#[cfg(not(lego_no_diagnostic_shim))]
+fn fold_once_each(root: MlirOperation) -> bool {
+    for _ in 0..MAX_ITERATIONS {
+        // SAFETY: `root` is a live op; the shim runs one iteration of MLIR's driver on its regions.
+        if unsafe { legoFoldGreedilyOnce(root) } == 0 {
+            return true;
+        }
+    }
+    // As the driver after its last iteration changed something: not converged.
+    false
 }
 
 /// What a clean-up saw of the IR it left.
