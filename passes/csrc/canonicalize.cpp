@@ -3,8 +3,7 @@
 // configuration (top-down, at most 10 iterations, folding and constant CSE, region simplification `normal`) —
 // except that the region simplification after an iteration (mlir::simplifyRegions: erase unreachable blocks,
 // region DCE) is skipped when it provably finds nothing, which on lego-lower's IR is most iterations (its
-// liveness propagation walks the whole module at least twice per iteration: 3-5 % of a lego-lower run), and
-// that on a module of functions the driver runs per function (runOnOperation says why it is the same).
+// liveness propagation walks the whole module at least twice per iteration: 3-5 % of a lego-lower run).
 //
 // The driver's iteration is: erase unreachable blocks; fold / rewrite the worklist (every op); then, at level
 // `normal`, simplifyRegions; repeat while any of them changed the IR. Here the driver runs one iteration at a
@@ -25,7 +24,6 @@
 //   in-place modification, a replaced op not erased by the end of the iteration, a symbol op created or a
 //   block inserted makes the iteration be followed by simplifyRegions, as upstream does.
 #include "mlir/CAPI/Pass.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/IR/RegionKindInterface.h"
@@ -126,69 +124,44 @@ struct LazyRegionCanonicalizer : PassWrapper<LazyRegionCanonicalizer, OperationP
   }
 
   void runOnOperation() override {
-    bool changed = false;
-    for (Region &region : getOperation()->getRegions()) {
-      if (!holdsOnlyFunctions(region)) {
-        changed |= canonicalizeRegion(region);
-        continue;
-      }
-      // A module of functions: the driver per function body. Its worklist holds every op of the region it
-      // runs on, and region simplification, once one iteration needs it, walks the whole region; on a module
-      // of many functions both outgrow the caches (issue 25). Upstream's run on the module comes to the same:
-      // top-down, it works through the functions in order, a change re-queues only ops of its own function
-      // (and the function op, on which nothing applies: func.func has no folder and no canonicalization
-      // pattern), constants are uniqued and hoisted per function, and region simplification changes nothing
-      // in a function that did not need it (the conditions above hold per function).
-      for (Operation &function : region.front())
-        for (Region &body : function.getRegions())
-          changed |= canonicalizeRegion(body);
-    }
-    // As CSE does: an unchanged module need not be verified again.
-    if (!changed)
-      markAllAnalysesPreserved();
-  }
-  /// Whether `region` is one block of `func.func` ops only.
-  static bool holdsOnlyFunctions(Region &region) {
-    if (!region.hasOneBlock() || region.front().empty())
-      return false;
-    for (Operation &op : region.front())
-      if (!isa<func::FuncOp>(op))
-        return false;
-    return true;
-  }
-  /// Upstream's Canonicalizer on `region` (with lazy region simplification); whether it changed the IR.
-  bool canonicalizeRegion(Region &region) {
     // Upstream's defaults: top-down, 10 iterations, no rewrite limit, folding and constant CSE on.
     constexpr int64_t maxIterations = 10;
-    GreedyRewriteConfig config;
-    config.setUseTopDownTraversal(true);
-    config.setMaxNumRewrites(GreedyRewriteConfig::kNoLimit);
-    if (!simpleRegions(region)) {
-      // Exactly upstream's run.
-      config.setMaxIterations(maxIterations);
-      config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Normal);
-      bool regionChanged = false;
-      (void)applyPatternsGreedily(region, *patterns, config, &regionChanged);
-      return regionChanged;
-    }
-    RegionSimplificationWatch watch;
-    config.setMaxIterations(1);
-    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
-    config.setListener(&watch);
-    IRRewriter rewriter(&getContext());
     bool anyChange = false;
-    for (int64_t iteration = 0; iteration < maxIterations; ++iteration) {
-      watch.reset();
-      // One iteration; it fails to converge exactly when it changed the IR.
-      bool iterationChanged = failed(applyPatternsGreedily(region, *patterns, config));
-      if (watch.simplificationNeeded())
-        iterationChanged |= succeeded(simplifyRegions(rewriter, region, /*mergeBlocks=*/false));
-      anyChange |= iterationChanged;
-      if (!iterationChanged)
-        break;
+    for (Region &region : getOperation()->getRegions()) {
+      GreedyRewriteConfig config;
+      config.setUseTopDownTraversal(true);
+      config.setMaxNumRewrites(GreedyRewriteConfig::kNoLimit);
+      if (!simpleRegions(region)) {
+        // Exactly upstream's run.
+        config.setMaxIterations(maxIterations);
+        config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Normal);
+        bool regionChanged = false;
+        (void)applyPatternsGreedily(region, *patterns, config, &regionChanged);
+        anyChange |= regionChanged;
+        continue;
+      }
+      RegionSimplificationWatch watch;
+      config.setMaxIterations(1);
+      config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+      config.setListener(&watch);
+      IRRewriter rewriter(&getContext());
+      for (int64_t iteration = 0; iteration < maxIterations; ++iteration) {
+        watch.reset();
+        // One iteration; it fails to converge exactly when it changed the IR.
+        bool changed = failed(applyPatternsGreedily(region, *patterns, config));
+        if (watch.simplificationNeeded())
+          changed |= succeeded(simplifyRegions(rewriter, region, /*mergeBlocks=*/false));
+        anyChange |= changed;
+        if (!changed)
+          break;
+      }
     }
-    return anyChange;
+    // As upstream's CSE does: IR left as it was need not be verified again. (Not per function: the driver's
+    // set-up, which orders every pattern, would then be paid once per function.)
+    if (!anyChange)
+      markAllAnalysesPreserved();
   }
+
   std::shared_ptr<const FrozenRewritePatternSet> patterns;
 };
 } // namespace

@@ -1,6 +1,5 @@
 //! `canonicalize` as `lego-lower` runs it: upstream's pass with its region simplification skipped where it
-//! provably changes nothing, run per function on a module of functions (csrc/canonicalize.cpp); the registry
-//! adds it in place of upstream's.
+//! provably changes nothing (csrc/canonicalize.cpp); the registry adds it in place of upstream's.
 
 #[cfg(not(lego_no_diagnostic_shim))]
 extern "C" {
@@ -122,8 +121,7 @@ mod lazy_canonicalizer_tests {
             let upstream = canonicalized(text, false);
             assert_eq!(canonicalized(text, true), upstream, "{what}");
         }
-        // A module of several functions is canonicalized per function (one needs region simplification, the
-        // others not); with another top-level op beside them, as one region.
+        // All cases in one module, and with another top-level op beside the functions.
         let functions: Vec<&str> = CASES.iter().map(|(_, text)| *text).collect();
         let module_of_functions = functions.join("\n");
         assert_eq!(canonicalized(&module_of_functions, true), canonicalized(&module_of_functions, false));
