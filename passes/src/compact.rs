@@ -18,9 +18,8 @@
 
 use crate::simplify::ir;
 use mlir_sys::{
-    mlirBlockGetFirstOperation, mlirBlockGetNextInRegion, mlirOperationClone, mlirOperationDestroy,
-    mlirOperationGetNextInBlock, mlirOperationGetNumRegions, mlirOperationGetRegion, mlirRegionGetFirstBlock,
-    mlirRegionTakeBody, MlirOperation,
+    mlirOperationClone, mlirOperationDestroy, mlirOperationGetNumRegions, mlirOperationGetRegion, mlirRegionTakeBody,
+    MlirOperation,
 };
 
 /// Ops directly in an op's blocks from which a body counts as long.
@@ -32,21 +31,11 @@ const REGION_HOLDERS_PER_OP: usize = 8;
 /// Ops directly in the blocks of `op`'s regions, and how many of them hold regions.
 fn direct_ops(op: MlirOperation) -> (usize, usize) {
     let (mut ops, mut holders) = (0, 0);
-    // SAFETY: `op` is a live op; the walk only reads links of its regions, blocks and ops.
-    unsafe {
-        for index in 0..mlirOperationGetNumRegions(op) {
-            let mut block = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, index));
-            while !block.ptr.is_null() {
-                let mut child = mlirBlockGetFirstOperation(block);
-                while !child.ptr.is_null() {
-                    ops += 1;
-                    if mlirOperationGetNumRegions(child) > 0 {
-                        holders += 1;
-                    }
-                    child = mlirOperationGetNextInBlock(child);
-                }
-                block = mlirBlockGetNextInRegion(block);
-            }
+    for child in ir::region_blocks(op).into_iter().flatten().flat_map(ir::block_ops) {
+        ops += 1;
+        // SAFETY: `child` is a live op of `op`'s body.
+        if unsafe { mlirOperationGetNumRegions(child) } > 0 {
+            holders += 1;
         }
     }
     (ops, holders)
