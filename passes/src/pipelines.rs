@@ -96,7 +96,13 @@ pub fn lowering_passes() -> Vec<PassInfo> {
                 crate::canonicalize::VERIFY_GEN_P,
             ],
             entry: Entry::Pass(|options| {
-                Ok(crate::to_arith::create(options.bool("assume-bounds")?, options.bool("verify-gen-p")?))
+                // Inside lego-lower, which erases the facts again, each is stated once per block
+                // (crate::lowering::uses::ContractFacts says why the output is the same).
+                Ok(crate::to_arith::create(
+                    options.bool("assume-bounds")?,
+                    options.enclosing_pipeline() == Some(LEGO_LOWER),
+                    options.bool("verify-gen-p")?,
+                ))
             }),
         },
     ]

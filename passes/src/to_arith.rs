@@ -33,7 +33,11 @@
 use crate::{
     external::{LegoPass, PassFailure, PassId},
     genp_obligation::{self, GenPObligations, LayoutInverse},
-    lowering::{cleanup, uses::lower_use, views},
+    lowering::{
+        cleanup,
+        uses::{lower_use, ContractFacts},
+        views,
+    },
 };
 use lego_dialect::ops::{walk_ops, OpKind};
 use melior::ir::{operation::OperationLike, OperationRef};
@@ -47,19 +51,22 @@ static ID: PassId = PassId::new();
 pub struct ToArith {
     /// State each input's range as a marked `lego.assume_bounds` (option `assume-bounds`).
     pub assume_bounds: bool,
+    /// With `assume_bounds`: each fact once per block ([`ContractFacts::once_per_block`]), which only
+    /// `lego-lower` asks for.
+    pub facts_once_per_block: bool,
     /// Prove a gen_p's inverse before lowering an `apply_inverse` through it (option `verify-gen-p`).
     pub verify_gen_p: bool,
 }
 
 impl Default for ToArith {
     fn default() -> Self {
-        ToArith { assume_bounds: false, verify_gen_p: true }
+        ToArith { assume_bounds: false, facts_once_per_block: false, verify_gen_p: true }
     }
 }
 
 /// The pass, ready for a pass manager.
-pub fn create(assume_bounds: bool, verify_gen_p: bool) -> melior::pass::Pass {
-    crate::external::into_mlir_pass(ToArith { assume_bounds, verify_gen_p }, &ID)
+pub fn create(assume_bounds: bool, facts_once_per_block: bool, verify_gen_p: bool) -> melior::pass::Pass {
+    crate::external::into_mlir_pass(ToArith { assume_bounds, facts_once_per_block, verify_gen_p }, &ID)
 }
 
 impl LegoPass for ToArith {
@@ -72,7 +79,14 @@ impl LegoPass for ToArith {
     }
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
-        let result = lower(op, self.assume_bounds, self.verify_gen_p);
+        let contract = self.assume_bounds.then(|| {
+            if self.facts_once_per_block {
+                ContractFacts::once_per_block()
+            } else {
+                ContractFacts::every()
+            }
+        });
+        let result = lower(op, contract, self.verify_gen_p);
         lego_smt::join_background();
         result
     }
@@ -84,7 +98,7 @@ impl LegoPass for ToArith {
 }
 
 /// Runs the whole lowering on `root`.
-pub fn lower(root: OperationRef, assume_bounds: bool, verify_gen_p: bool) -> Result<(), PassFailure> {
+pub fn lower(root: OperationRef, mut contract: Option<ContractFacts>, verify_gen_p: bool) -> Result<(), PassFailure> {
     let handle = crate::mlir_context::ContextHandle::of(&root);
     let context = handle.get();
     // Layouts built once by a function returning !lego.layout: inlined at each call first (their bodies may
@@ -154,6 +168,9 @@ pub fn lower(root: OperationRef, assume_bounds: bool, verify_gen_p: bool) -> Res
         }
         // Every use found is lowered and erased; new ones can only come with a cloned gen_p body.
         let mut any_inlined = false;
+        if let Some(contract) = contract.as_mut() {
+            contract.new_round();
+        }
         for (op, kind) in pending {
             let mut facts = lego_dialect::ops::LayoutFactsCache::default();
             if let Some(reason) = crate::constant_inputs::constant_input_outside(op, &mut facts) {
@@ -176,7 +193,7 @@ pub fn lower(root: OperationRef, assume_bounds: bool, verify_gen_p: bool) -> Res
                     crate::diagnostics::warning(op.location(), &message);
                 }
             }
-            match lower_use(context, op, kind, assume_bounds) {
+            match lower_use(context, op, kind, contract.as_mut()) {
                 Ok(inlined) => any_inlined |= inlined,
                 Err(error) => {
                     error.emit();
@@ -212,4 +229,63 @@ pub fn lower(root: OperationRef, assume_bounds: bool, verify_gen_p: bool) -> Res
         return Err(PassFailure("the lowered IR breaks the lego dialect's rules".into()));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use melior::ir::Module;
+
+    /// Two applies of one layout on the same indices and one on other indices in a function's block, and one
+    /// more on the same indices in a nested block.
+    const SHARED_INDICES: &str = r#"
+func.func @f(%i: index, %j: index, %k: index, %n: index) -> (index, index, index, index) {
+  %l = lego.row [%n, 8] : !lego.layout
+  %a = lego.apply %l(%i, %j) : !lego.layout
+  %b = lego.apply %l(%i, %j) : !lego.layout
+  %c = lego.apply %l(%k, %j) : !lego.layout
+  %d = scf.execute_region -> index {
+    %e = lego.apply %l(%i, %j) : !lego.layout
+    scf.yield %e : index
+  }
+  return %a, %b, %c, %d : index, index, index, index
+}
+"#;
+
+    /// The printed `lego.assume_bounds` ops of `module`, in order.
+    fn facts(module: &Module) -> Vec<String> {
+        let mut facts = Vec::new();
+        walk_ops(module.as_operation(), &mut |op| {
+            if OpKind::of(&op) == Some(OpKind::AssumeBounds) {
+                facts.push(op.to_string());
+            }
+        });
+        facts
+    }
+
+    fn lowered(contract: ContractFacts) -> Vec<String> {
+        let context = lego_dialect::create_context().expect("context");
+        let module = lego_dialect::source::parse(&context, "shared.mlir", SHARED_INDICES).expect("parses");
+        lower(module.as_operation(), Some(contract), false).expect("lowers");
+        facts(&module)
+    }
+
+    #[test]
+    fn inside_lego_lower_a_fact_is_stated_once_per_block() {
+        // Each apply states `1 ≤ %n < 2^63` (a size), `%i < %n` (or `%k < %n`) and `%j < 8`; lego-to-arith
+        // run alone states every copy.
+        let every = lowered(ContractFacts::every());
+        assert_eq!(every.len(), 12, "{every:#?}");
+        // Inside lego-lower the second apply on (%i, %j) in the same block states nothing new; the apply on
+        // (%k, %j) states only `%k < %n`; the nested block states its own three.
+        let once = lowered(ContractFacts::once_per_block());
+        assert_eq!(once.len(), 3 + 1 + 3, "{once:#?}");
+        let mut distinct = every.clone();
+        distinct.sort();
+        distinct.dedup();
+        let mut kept = once.clone();
+        kept.sort();
+        kept.dedup();
+        assert_eq!(kept, distinct, "no fact is lost, only copies");
+    }
 }

@@ -72,6 +72,11 @@ impl<'s, 'c, 'a> Builder<'s, 'c, 'a> {
         Some(Builder { block: anchor.block()?, anchor, ..*self })
     }
 
+    /// The block the ops go into.
+    pub fn block(&self) -> BlockRef<'c, 'a> {
+        self.block
+    }
+
     pub fn index_type(&self) -> Type<'c> {
         Type::index(self.context)
     }
