@@ -9,6 +9,7 @@ use super::{
 use lego_dialect::ops::{build_assume_bounds, constant_index_value, Dim, LayoutOp, OpKind};
 use melior::ir::{block::BlockLike, operation::OperationLike, r#type::TypeLike, OperationRef, Type, Value, ValueLike};
 use melior::Context;
+use crate::simplify::ir::{self, Key};
 use mlir_sys::{MlirOperation, MlirValue};
 use std::collections::HashMap;
 
@@ -229,8 +230,8 @@ pub struct ContractFacts {
 /// A fact's block, value and bounds, by identity (a literal bound by its value).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 struct FactKey {
-    block: usize,
-    value: usize,
+    block: Key,
+    value: Key,
     lower: Option<BoundKey>,
     upper: Option<BoundKey>,
 }
@@ -238,14 +239,14 @@ struct FactKey {
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 enum BoundKey {
     Literal(i64),
-    Value(usize),
+    Value(Key),
 }
 
 impl BoundKey {
     fn of(dim: &Dim) -> BoundKey {
         match dim {
             Dim::Static(literal) => BoundKey::Literal(*literal),
-            Dim::Dynamic(value) => BoundKey::Value(value.to_raw().ptr as usize),
+            Dim::Dynamic(value) => BoundKey::Value(ir::key(value.to_raw())),
         }
     }
 
@@ -257,7 +258,7 @@ impl BoundKey {
                 let value = unsafe { Value::from_raw(operand) };
                 constant_index_value(value) == Some(*literal)
             }
-            BoundKey::Value(raw) => operand.ptr as usize == *raw,
+            BoundKey::Value(key) => ir::key(operand) == *key,
         }
     }
 }
@@ -287,8 +288,8 @@ impl ContractFacts {
         upper: Option<Dim<'c, 'a>>,
     ) {
         let key = self.once_per_block.then(|| FactKey {
-            block: b.block().to_raw().ptr as usize,
-            value: value.to_raw().ptr as usize,
+            block: ir::block_key(b.block().to_raw()),
+            value: ir::key(value.to_raw()),
             lower: lower.as_ref().map(BoundKey::of),
             upper: upper.as_ref().map(BoundKey::of),
         });
@@ -309,15 +310,11 @@ impl ContractFacts {
 /// Whether the fact `op` stated for `key` still has the key's operands: a value the fact was stated on may
 /// have been replaced since (its uses moved to another value, and its memory may now hold a new value).
 fn still_states(op: MlirOperation, key: &FactKey) -> bool {
-    // SAFETY: `op` was inserted by this round of lowering, which erases no fact.
-    let operands: Vec<MlirValue> = unsafe {
-        (0..mlir_sys::mlirOperationGetNumOperands(op))
-            .map(|index| mlir_sys::mlirOperationGetOperand(op, index))
-            .collect()
-    };
+    // `op` is live: it was inserted by this round of lowering, which erases no fact.
+    let operands = ir::operands(op);
     let bounds: Vec<BoundKey> = [key.lower, key.upper].into_iter().flatten().collect();
     operands.len() == 1 + bounds.len()
-        && operands[0].ptr as usize == key.value
+        && ir::key(operands[0]) == key.value
         && bounds.iter().zip(&operands[1..]).all(|(bound, operand)| bound.is(*operand))
 }
 
