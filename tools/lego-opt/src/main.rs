@@ -93,6 +93,11 @@ fn run(cli: &Cli, registry: &Registry) -> Result<bool, String> {
     if all_ok || cli.split_input_file || cli.verify_diagnostics {
         chunks::write_output(cli.output.as_deref(), &output)?;
     }
+    // The process ends here: its memory goes back to the system at once, so the context (uniqued attributes,
+    // types and locations of the whole input) is not torn down piece by piece first — what clang's
+    // `-disable-free` does. Nothing is flushed or reported by tearing it down.
+    drop(sink);
+    std::mem::forget(context);
     Ok(all_ok)
 }
 
@@ -111,9 +116,17 @@ fn process_chunk(
     if !pipeline.is_empty() && !run_pipeline(context, cli, registry, pipeline, &mut module, print_options) {
         return None;
     }
-    // Without passes the module is as MLIR verified it when parsing (our own verifier only reads it).
-    let assume_verified = pipeline.is_empty() && verified_as_a_whole;
-    Some(source::print(&module.as_operation(), PrintOptions { assume_verified, ..print_options }))
+    // The module is as MLIR verified it: when parsing (our own verifier only reads it), and after every pass that
+    // changed it when the pass manager verifies (MLIR skips only passes that preserved everything). The printer
+    // would otherwise verify the whole module once more, only to choose the generic form for invalid IR.
+    let assume_verified = verified_as_a_whole && (pipeline.is_empty() || cli.verify_each);
+    let printed = source::print(&module.as_operation(), PrintOptions { assume_verified, ..print_options });
+    if !cli.split_input_file {
+        // The only chunk: the process ends once it is written, and its memory goes back to the system at once,
+        // so the module's ops are not freed one by one first (see `run`).
+        std::mem::forget(module);
+    }
+    Some(printed)
 }
 
 fn run_pipeline(
