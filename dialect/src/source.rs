@@ -41,7 +41,7 @@ pub struct Parsed<'c> {
 
 /// [`parse`], telling whether MLIR verified the module as a whole.
 pub fn parse_module<'c>(context: &'c Context, file_name: &str, text: &str) -> Result<Parsed<'c>, ParseError> {
-    let generic = match syntax::to_generic(file_name, text) {
+    let generic = match syntax::to_generic_parsed_as(file_name, text) {
         Ok(generic) => generic,
         Err(errors) => {
             for error in errors {

@@ -43,7 +43,14 @@ impl std::error::Error for SyntaxError {}
 /// non-lego ops, comments etc. pass through. Each rewritten op keeps the number of lines it had, so MLIR's
 /// diagnostics on the rest of the text keep their line numbers.
 pub fn to_generic(file_name: &str, text: &str) -> Result<String, Vec<SyntaxError>> {
-    to_generic::to_generic(file_name, text)
+    to_generic::to_generic(file_name, text, to_generic::Locations::Explicit)
+}
+
+/// [`to_generic`] for a text MLIR parses under `file_name` (or whose parser positions are moved back to it): a
+/// rewritten op whose generic name stands at the user's line and column gets no explicit `loc(...)`, since
+/// MLIR's parser places it there itself. The parsed ops' locations are the same as with [`to_generic`].
+pub fn to_generic_parsed_as(file_name: &str, text: &str) -> Result<String, Vec<SyntaxError>> {
+    to_generic::to_generic(file_name, text, to_generic::Locations::WhereMoved)
 }
 
 /// Rewrites the generic lego ops in MLIR's printed output back to custom form. Never fails: anything it

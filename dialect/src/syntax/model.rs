@@ -525,13 +525,15 @@ impl LegoOp {
         text
     }
 
-    /// [`LegoOp::generic`], appended to `text`.
-    pub fn write_generic(&self, results: Option<&str>, text: &mut String) {
+    /// [`LegoOp::generic`], appended to `text`; returns the byte offset in `text` at which the op's name (a
+    /// string, where MLIR's parser locates the op) begins.
+    pub fn write_generic(&self, results: Option<&str>, text: &mut String) -> usize {
         let parts = self.generic_parts();
         if let Some(results) = results {
             text.push_str(results);
             text.push_str(" = ");
         }
+        let name_at = text.len();
         match self {
             LegoOp::Yield { .. } => text.push_str("\"smt.yield\""),
             _ => {
@@ -551,6 +553,7 @@ impl LegoOp {
         write_list(text, parts.operand_types.iter().copied());
         text.push_str(") -> ");
         write_result_types(text, &parts.result_types);
+        name_at
     }
 
     /// The generic form of `gen_p` around its region bodies; `label` names the entry blocks.

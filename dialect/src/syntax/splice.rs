@@ -6,11 +6,40 @@ pub(crate) struct Splicer<'a> {
     out: String,
     /// Byte offset up to which the input has been copied or replaced.
     copied: usize,
+    /// Line breaks in `out[..counted]`, and the offset just past the last of them ([`Splicer::line_column`]).
+    counted: usize,
+    line_breaks: usize,
+    line_start: usize,
 }
 
 impl<'a> Splicer<'a> {
     pub fn new(text: &'a str) -> Self {
-        Self { text, out: String::with_capacity(text.len() + text.len() / 2), copied: 0 }
+        Self {
+            text,
+            out: String::with_capacity(text.len() + text.len() / 2),
+            copied: 0,
+            counted: 0,
+            line_breaks: 0,
+            line_start: 0,
+        }
+    }
+
+    /// Writes at the end of the output, without copying more of the input.
+    pub fn append(&mut self, write: impl FnOnce(&mut String)) {
+        write(&mut self.out);
+    }
+
+    /// Line and one-based byte column of output byte `at`, as MLIR's parser counts them. Offsets asked for must
+    /// not decrease, so the output is counted once in all.
+    pub fn line_column(&mut self, at: usize) -> (usize, usize) {
+        if let Some(segment) = self.out.as_bytes().get(self.counted..at) {
+            self.line_breaks += segment.iter().filter(|&&byte| byte == b'\n').count();
+            if let Some(last) = segment.iter().rposition(|&byte| byte == b'\n') {
+                self.line_start = self.counted + last + 1;
+            }
+            self.counted = at;
+        }
+        (self.line_breaks + 1, at.saturating_sub(self.line_start) + 1)
     }
 
     /// Copies the input up to byte `start`, then writes `replacement` in place of `start..end`.
@@ -45,5 +74,16 @@ mod tests {
         splicer.replace(2, 4, "X");
         splicer.replace(7, 9, "YY");
         assert_eq!(splicer.finish(), "a X c YY e");
+    }
+
+    #[test]
+    fn line_and_column_of_the_output() {
+        let mut splicer = Splicer::new("ab\ncd ef\n");
+        splicer.replace(3, 5, "X\nY");
+        assert_eq!(splicer.line_column(3), (2, 1)); // X
+        assert_eq!(splicer.line_column(5), (3, 1)); // Y
+        splicer.append(|out| out.push_str(" Z"));
+        assert_eq!(splicer.line_column(7), (3, 3)); // Z
+        assert_eq!(splicer.finish(), "ab\nX\nY Z ef\n");
     }
 }

@@ -11,7 +11,18 @@ use super::source::{OpHead, Scope, Source};
 use super::splice::Splicer;
 use super::SyntaxError;
 
-pub fn to_generic(file_name: &str, text: &str) -> Result<String, Vec<SyntaxError>> {
+/// Where a rewritten op gets an explicit `loc(...)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Locations {
+    /// On every rewritten op: for a text parsed under any buffer name.
+    Explicit,
+    /// Only where MLIR's parser would not place the op at the user's line and column by itself (where the
+    /// generic form moved its name). The caller parses the text under `file_name`, or moves the parser's
+    /// positions back to it, as it must for the upstream ops of the text anyway.
+    WhereMoved,
+}
+
+pub fn to_generic(file_name: &str, text: &str, locations: Locations) -> Result<String, Vec<SyntaxError>> {
     let source = Source::new(text)?;
     if let Some(error) = &source.nesting_error {
         return Err(vec![error.clone()]);
@@ -20,7 +31,8 @@ pub fn to_generic(file_name: &str, text: &str) -> Result<String, Vec<SyntaxError
     if !crashing_shapes.is_empty() {
         return Err(crashing_shapes);
     }
-    let mut rewriter = Rewriter { source: &source, file: escape_string(file_name), out: Splicer::new(text), errors: Vec::new() };
+    let mut rewriter =
+        Rewriter { source: &source, file: escape_string(file_name), locations, out: Splicer::new(text), errors: Vec::new() };
     rewriter.statements(0, source.eof(), Scope::TOP);
     if rewriter.errors.is_empty() {
         match source.bracket_error {
@@ -53,6 +65,7 @@ struct Rewriter<'s, 'a> {
     source: &'s Source<'a>,
     /// The file name, escaped for `loc("...")`.
     file: String,
+    locations: Locations,
     out: Splicer<'a>,
     errors: Vec<SyntaxError>,
 }
@@ -133,38 +146,66 @@ impl Rewriter<'_, '_> {
 
     /// Replaces tokens `first..=last` by what `text` writes and, if `location` is given, the op's location,
     /// with the line breaks the tokens spanned between the two, so that the lines after them keep their
-    /// numbers.
-    fn replace_lines(&mut self, first: usize, last: usize, location: Option<(usize, &ParsedOp)>, text: impl FnOnce(&mut String)) {
+    /// numbers. `text` returns where in the output it wrote the op's name, if it did.
+    fn replace_lines(
+        &mut self,
+        first: usize,
+        last: usize,
+        location: Option<(usize, &ParsedOp)>,
+        text: impl FnOnce(&mut String) -> Option<usize>,
+    ) {
         let padding = self.source.newlines_between(first, last);
         let (start, end) = (self.source.toks[first].offset, self.source.toks[last].end());
-        let (source, file) = (self.source, self.file.as_str());
+        let mut name_at = None;
         self.out.replace_with(start, end, |out| {
-            text(out);
+            name_at = text(out);
             out.extend(std::iter::repeat('\n').take(padding));
-            if let Some((name, parsed)) = location {
-                Self::write_location(out, file, &source.toks[name], parsed);
-            }
         });
+        let Some((name, parsed)) = location else { return };
+        let name = &self.source.toks[name];
+        // MLIR's parser locates an op at its name: where that is the user's line and column already, an
+        // explicit location would only repeat it (and cost the parser a second lookup of it). Not where more
+        // of the line follows the op: leaving the location out would move what follows to other columns of
+        // the generic text, and a block argument there is located at its column in that text.
+        let rest_of_line_is_empty = self.source.toks.get(last + 1).is_none_or(|next| {
+            next.kind == TokenKind::Eof || next.line != self.source.toks[last].line
+        });
+        let in_place = self.locations == Locations::WhereMoved
+            && rest_of_line_is_empty
+            && name_at.is_some_and(|at| self.out.line_column(at) == (name.line, name.column));
+        if !in_place {
+            let file = self.file.as_str();
+            self.out.append(|out| Self::write_location(out, file, name, parsed));
+        }
     }
 
     fn emit(&mut self, head: &OpHead, parsed: &ParsedOp, scope: Scope) {
         let results = head.results.as_deref();
         let location = Some((head.name, parsed));
         let Some(&(apply_open, apply_close)) = parsed.regions.first() else {
-            self.replace_lines(head.first, parsed.last, location, |out| parsed.op.write_generic(results, out));
+            self.replace_lines(head.first, parsed.last, location, |out| Some(parsed.op.write_generic(results, out)));
             return;
         };
         let label = self.entry_label(&parsed.regions);
         let Some(pieces) = parsed.op.generic_pieces(results, &label) else { return };
-        self.replace_lines(head.first, apply_open, None, |out| out.push_str(&pieces.header));
+        self.replace_lines(head.first, apply_open, None, |out| {
+            out.push_str(&pieces.header);
+            None
+        });
         self.statements(apply_open + 1, apply_close, scope.gen_p_region());
         let mut tail = apply_close;
         if let (Some(middle), Some(&(inv_open, inv_close))) = (&pieces.middle, parsed.regions.get(1)) {
-            self.replace_lines(apply_close, inv_open, None, |out| out.push_str(middle));
+            self.replace_lines(apply_close, inv_open, None, |out| {
+                out.push_str(middle);
+                None
+            });
             self.statements(inv_open + 1, inv_close, scope.gen_p_region());
             tail = inv_close;
         }
-        self.replace_lines(tail, parsed.last, location, |out| out.push_str(&pieces.trailer));
+        self.replace_lines(tail, parsed.last, location, |out| {
+            out.push_str(&pieces.trailer);
+            None
+        });
     }
 
     /// A name for the entry blocks that no block label inside the regions uses (users may label further
