@@ -6,7 +6,11 @@ which machine load disturbs less), peak memory (`/usr/bin/time -v`), and the gro
 (t(N2)/t(N1) scaled to a factor of 2).
 
     bench/compile-time/run.py [--sizes 1000,2000,5000,10000,20000] [--shapes functions,applies,kernels]
-                              [--timeout 300] [--out docs/compile-time] [--ssa-dims]
+                              [--timeout 300] [--out docs/compile-time] [--ssa-dims] [--repeat 1]
+
+--repeat N runs each timed command (parse + print, lego-lower, the published tool) N times, taking turns, and
+keeps the best of each figure (least time, per pass too): on a shared machine a run is only ever slowed down by
+others, so the least is the steadiest estimate. `lego-to-nvvm` runs once.
 
 PEER_LEGO_OPT=path (optional): the published tool's lego-opt (docs/compile-time.md says how to build it), timed
 on the same files as `PEER FILE --lego-lower` (CPU seconds) in an extra column with the ratio ours / published.
@@ -64,6 +68,18 @@ def run(binary, path, args, timeout):
     return wall, peak, passes, cpu
 
 
+def best(runs):
+    """The best of several `run` results of one command: least wall, CPU and per-pass time, largest peak
+    memory; None if any timed out."""
+    if not runs or any(result is None for result in runs):
+        return None
+    passes = {}
+    for _, _, timing, _ in runs:
+        for name, seconds in timing.items():
+            passes[name] = min(passes.get(name, seconds), seconds)
+    return (min(r[0] for r in runs), max(r[1] for r in runs), passes, min(r[3] for r in runs))
+
+
 def growth(times, sizes):
     """Ratio per doubling between consecutive sizes: (t2/t1)^(1/log2(n2/n1))."""
     out = [None]
@@ -87,7 +103,10 @@ def main():
     parser.add_argument("--timeout", type=float, default=300)
     parser.add_argument("--out", default=os.path.join(ROOT, "docs", "compile-time"))
     parser.add_argument("--ssa-dims", action="store_true", help="generate the files with gen.py --ssa-dims")
+    parser.add_argument("--repeat", type=int, default=1, help="best of N runs of each timed command")
     args = parser.parse_args()
+    if args.repeat < 1:
+        sys.exit("--repeat must be at least 1")
     peer = os.environ.get("PEER_LEGO_OPT") or None
     if peer and not os.access(peer, os.X_OK):
         sys.exit(f"PEER_LEGO_OPT={peer} is not an executable")
@@ -118,14 +137,22 @@ def main():
                     subprocess.run([sys.executable, GEN, shape, str(size)] + (["--ssa-dims"] if args.ssa_dims else []),
                                    stdout=out, check=True)
                 row = {"bytes": os.path.getsize(path)}
-                parse = run(binary, path, [], args.timeout)
-                lower = run(binary, path, ["--lego-lower", "--mlir-timing"], args.timeout)
+                runs = {"parse": [], "lower": [], "peer": []}
+                for _ in range(args.repeat):
+                    runs["parse"].append(run(binary, path, [], args.timeout))
+                    runs["lower"].append(run(binary, path, ["--lego-lower", "--mlir-timing"], args.timeout))
+                    if peer or base:
+                        runs["peer"].append(run(peer or base, path, ["--lego-lower"], args.timeout))
+                    if runs["lower"][-1] is None:
+                        break
+                parse = best(runs["parse"])
+                lower = best(runs["lower"])
                 row["parse"] = parse
                 row["lower"] = lower
                 if peer:
-                    row["peer"] = run(peer, path, ["--lego-lower"], args.timeout)
+                    row["peer"] = best(runs["peer"])
                 elif base:
-                    measured = run(base, path, ["--lego-lower"], args.timeout)
+                    measured = best(runs["peer"])
                     if measured:
                         implied = measured[3] * ISSUE_PUBLISHED[shape] / ISSUE_OURS[shape]
                         row["peer"] = (None, None, {}, implied)
@@ -152,6 +179,7 @@ def write_report(args, binary, sizes, shapes, results, load_before, load_after):
         + "bench/compile-time/run.py"
         + (f" --sizes {args.sizes}" if args.sizes != "1000,2000,5000,10000,20000" else "")
         + (f" --shapes {args.shapes}" if args.shapes != "functions,applies,kernels" else "")
+        + (f" --repeat {args.repeat}" if args.repeat != 1 else "")
         + (" --ssa-dims" if args.ssa_dims and not args.peer else "")
         + "` (generator: `bench/compile-time/gen.py`), release build"
         + f" `{os.path.relpath(binary, ROOT)}`, {os.cpu_count()} cores, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.",
@@ -161,6 +189,7 @@ def write_report(args, binary, sizes, shapes, results, load_before, load_after):
         "Seconds of wall time per pass from `--mlir-timing` (repeated passes summed), the whole `lego-lower` run and "
         "parse + print alone (no pass) of the same file, peak resident memory, and the growth ratio per doubling of N "
         "(t(N₂)/t(N₁) scaled to N₂ = 2·N₁; 2.0 is linear). `lego-lower CPU` is user + sys seconds of the same run."
+        + (f" Each figure is the best of {args.repeat} runs taken in turns (`lego-to-nvvm`: one run)." if args.repeat > 1 else "")
         + (f" `published CPU`: the published tool (`PEER_LEGO_OPT={args.peer}`) on the same file (generated with "
            "`--ssa-dims`), `PEER FILE --lego-lower`." if args.peer else "")
         + (f" `published CPU` is *implied*: the CPU seconds of `BASE_LEGO_OPT={args.base}` (the binary of issue 25's "
