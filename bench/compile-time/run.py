@@ -272,7 +272,8 @@ def write_report(args, binary, sizes, shapes, results, load_before, load_after):
     notes = os.path.join(os.path.dirname(os.path.abspath(__file__)), "notes.md")
     if os.path.exists(notes):
         with open(notes) as source:
-            lines.append(source.read().rstrip())
+            # Links in the notes are relative to bench/compile-time/; the report lives in docs/.
+            lines.append(source.read().rstrip().replace("](../../docs/", "]("))
     with open(args.out + ".md", "w") as out:
         out.write("\n".join(lines) + "\n")
     print(f"wrote {args.out}.md")
