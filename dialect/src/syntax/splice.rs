@@ -29,9 +29,12 @@ impl<'a> Splicer<'a> {
         write(&mut self.out);
     }
 
-    /// Line and one-based byte column of output byte `at`, as MLIR's parser counts them. Offsets asked for must
-    /// not decrease, so the output is counted once in all.
+    /// Line and one-based byte column of output byte `at`, as MLIR's parser counts them. Asked for offsets that
+    /// do not decrease (as the rewriter does), it counts the output once in all.
     pub fn line_column(&mut self, at: usize) -> (usize, usize) {
+        if at < self.counted {
+            (self.counted, self.line_breaks, self.line_start) = (0, 0, 0);
+        }
         if let Some(segment) = self.out.as_bytes().get(self.counted..at) {
             self.line_breaks += segment.iter().filter(|&&byte| byte == b'\n').count();
             if let Some(last) = segment.iter().rposition(|&byte| byte == b'\n') {
@@ -84,6 +87,7 @@ mod tests {
         assert_eq!(splicer.line_column(5), (3, 1)); // Y
         splicer.append(|out| out.push_str(" Z"));
         assert_eq!(splicer.line_column(7), (3, 3)); // Z
+        assert_eq!(splicer.line_column(1), (1, 2)); // back to b: counted again
         assert_eq!(splicer.finish(), "ab\nX\nY Z ef\n");
     }
 }
