@@ -125,19 +125,52 @@ impl LineIndex {
     }
 }
 
+/// The 1-based line and byte column of increasing offsets into one text, counting its line breaks once in all
+/// (where a binary search per offset, or a table of every line, costs more than the rest of a pass over it):
+/// `scanned` is the offset up to which line breaks have been counted, `line` the line it is on, `line_start`
+/// where that line starts.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct LineCounter {
+    scanned: usize,
+    line: usize,
+    line_start: usize,
+}
+
+impl Default for LineCounter {
+    fn default() -> Self {
+        LineCounter { scanned: 0, line: 1, line_start: 0 }
+    }
+}
+
+impl LineCounter {
+    /// The line and column of `offset` in `bytes` (the text's bytes, up to at least the offsets asked for so
+    /// far); `None` for an offset before the previous call's.
+    pub fn at(&mut self, bytes: &[u8], offset: usize) -> Option<(usize, usize)> {
+        if offset < self.scanned {
+            return None;
+        }
+        if let Some(skipped) = bytes.get(self.scanned..offset) {
+            // One pass over the bytes skipped since the last offset (between tokens, usually a blank or two).
+            for (index, &byte) in skipped.iter().enumerate() {
+                if byte == b'\n' {
+                    self.line += 1;
+                    self.line_start = self.scanned + index + 1;
+                }
+            }
+            self.scanned = offset;
+        }
+        Some((self.line, offset - self.line_start + 1))
+    }
+}
+
 struct Lexer<'a> {
     text: &'a str,
     bytes: &'a [u8],
     pos: usize,
     /// Whether comments are kept as tokens.
     comments: bool,
-    /// Line and column of tokens, which start at increasing offsets: `scanned` is the offset up to which
-    /// line breaks have been counted, `line` the 1-based line it is on, `line_start` where that line starts.
-    /// One pass over the text in all, where a binary search per token (or a table of every line) cost more
-    /// than the rest of the lexing.
-    scanned: usize,
-    line: usize,
-    line_start: usize,
+    /// Line and column of tokens, which start at increasing offsets.
+    lines: LineCounter,
     /// For errors, which may point back into a token already scanned past: built on the first one.
     error_lines: Option<LineIndex>,
     lexed: Lexed<'a>,
@@ -162,9 +195,7 @@ impl<'a> Lexer<'a> {
             bytes: text.as_bytes(),
             pos: 0,
             comments,
-            scanned: 0,
-            line: 1,
-            line_start: 0,
+            lines: LineCounter::default(),
             error_lines: None,
             // About one token per 4 bytes of MLIR text: reserving that avoids copying a large token vector
             // as it grows (pages reserved but never written cost nothing).
@@ -178,20 +209,10 @@ impl<'a> Lexer<'a> {
 
     /// The 1-based line and byte column of `offset`, which must not be before the previous call's.
     fn position(&mut self, offset: usize) -> (usize, usize) {
-        if offset < self.scanned {
-            return self.error_position(offset); // not reached: tokens are pushed in order
+        match self.lines.at(self.bytes, offset) {
+            Some(position) => position,
+            None => self.error_position(offset), // not reached: tokens are pushed in order
         }
-        if let Some(skipped) = self.bytes.get(self.scanned..offset) {
-            // One pass over the bytes skipped since the last token (usually a blank or two).
-            for (index, &byte) in skipped.iter().enumerate() {
-                if byte == b'\n' {
-                    self.line += 1;
-                    self.line_start = self.scanned + index + 1;
-                }
-            }
-            self.scanned = offset;
-        }
-        (self.line, offset - self.line_start + 1)
     }
 
     fn push(&mut self, kind: TokenKind, start: usize) {

@@ -1,15 +1,15 @@
 //! Output built from an input text by replacing some of its byte ranges, in increasing order, and copying
 //! the rest verbatim (comments and whitespace included).
 
+use super::lexer::LineCounter;
+
 pub(crate) struct Splicer<'a> {
     text: &'a str,
     out: String,
     /// Byte offset up to which the input has been copied or replaced.
     copied: usize,
-    /// Line breaks in `out[..counted]`, and the offset just past the last of them ([`Splicer::line_column`]).
-    counted: usize,
-    line_breaks: usize,
-    line_start: usize,
+    /// Lines of `out` ([`Splicer::line_column`]).
+    lines: LineCounter,
 }
 
 impl<'a> Splicer<'a> {
@@ -18,9 +18,7 @@ impl<'a> Splicer<'a> {
             text,
             out: String::with_capacity(text.len() + text.len() / 2),
             copied: 0,
-            counted: 0,
-            line_breaks: 0,
-            line_start: 0,
+            lines: LineCounter::default(),
         }
     }
 
@@ -32,17 +30,12 @@ impl<'a> Splicer<'a> {
     /// Line and one-based byte column of output byte `at`, as MLIR's parser counts them. Asked for offsets that
     /// do not decrease (as the rewriter does), it counts the output once in all.
     pub fn line_column(&mut self, at: usize) -> (usize, usize) {
-        if at < self.counted {
-            (self.counted, self.line_breaks, self.line_start) = (0, 0, 0);
-        }
-        if let Some(segment) = self.out.as_bytes().get(self.counted..at) {
-            self.line_breaks += segment.iter().filter(|&&byte| byte == b'\n').count();
-            if let Some(last) = segment.iter().rposition(|&byte| byte == b'\n') {
-                self.line_start = self.counted + last + 1;
-            }
-            self.counted = at;
-        }
-        (self.line_breaks + 1, at.saturating_sub(self.line_start) + 1)
+        let out = self.out.as_bytes();
+        self.lines.at(out, at).unwrap_or_else(|| {
+            // An earlier offset: count again from the start (from it, every offset is ahead).
+            self.lines = LineCounter::default();
+            self.lines.at(out, at).unwrap_or((1, at + 1))
+        })
     }
 
     /// Copies the input up to byte `start`, then writes `replacement` in place of `start..end`.
