@@ -29,7 +29,7 @@ mod term;
 pub use eval::{exhaustive, topo_order, variables, Domain, Evaluation, Program, Value};
 pub use budget::Budget;
 pub use minimize::minimize;
-pub use solver::{join_background, prove, prove_limited, Query};
+pub use solver::{is_nonlinear, join_background, prove, prove_limited, Query};
 pub use term::{
     to_signed, BinOp, CastOp, FBinOp, FPred, FUnOp, Flags, FloatKind, Node, Pred, Sort, Term, INDEX_WIDTH,
 };

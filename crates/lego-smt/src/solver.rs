@@ -96,6 +96,7 @@ pub fn prove_limited(query: &Query, rlimit: u64) -> Outcome {
             trace(|| format!("integer encoding (sequential): {} in {:?}", short(&outcome), start.elapsed()));
             return outcome;
         }
+        trace(|| format!("integer encoding (sequential): inconclusive in {:?}", start.elapsed()));
         // Memory-conscious: each symbolic 64-bit product or division is a circuit of thousands of gates that
         // Z3 builds before its resource limit is ever checked (seconds and a gigabyte for a handful of them).
         let circuits = nonlinear_operations(query.goal)
@@ -197,8 +198,10 @@ fn short(outcome: &Outcome) -> String {
     }
 }
 
-/// A multiplication of two non-constants, or a division/remainder/shift by a non-constant.
-fn is_nonlinear(goal: &Term) -> bool {
+/// Whether `goal` holds a multiplication of two non-constants, or a division/remainder/shift by a
+/// non-constant: such a goal is tried in integers first and then bit-blasted, and either may take seconds
+/// before Z3 looks at its resource limit.
+pub fn is_nonlinear(goal: &Term) -> bool {
     nonlinear_operations(goal) > 0
 }
 

@@ -380,3 +380,13 @@ fn minimize_stops_at_its_call_limit_and_at_an_unknown() {
     // Enough calls: the least counterexample, 1000.
     assert_eq!(minimize(&query, found, &["t"], 200, &mut prove).value_of("t"), Some(1000));
 }
+
+#[test]
+fn nonlinear_goals_are_those_with_symbolic_products_or_divisors() {
+    let (a, b) = (Term::index_var("a"), Term::index_var("b"));
+    assert!(!is_nonlinear(&a.mul(&idx(4)).add(&b).ult(&idx(100))), "a constant factor is linear");
+    assert!(!is_nonlinear(&a.udiv(&idx(8)).ult(&b)), "a constant divisor is linear");
+    assert!(is_nonlinear(&a.mul(&b).ult(&idx(100))), "a product of two symbols");
+    assert!(is_nonlinear(&idx(100).udiv(&b).ult(&a)), "a symbolic divisor");
+    assert!(is_nonlinear(&a.urem(&b).ult(&b)), "a symbolic modulus");
+}

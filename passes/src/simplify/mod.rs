@@ -69,6 +69,8 @@ pub struct Summary {
     pub unproved: Vec<String>,
     pub rejected_by_validation: usize,
     pub solver_calls: usize,
+    /// Nonlinear side conditions not asked: their function's ration was spent (smt::NONLINEAR_PER_FUNCTION).
+    pub nonlinear_not_asked: usize,
 }
 
 impl LegoPass for ArithSimplification {
@@ -135,9 +137,11 @@ pub fn simplify(root: MlirOperation, verify_rewrites: bool, assume_no_wrap: bool
     }
     // Across roots: divisions by constants derived from one another (one division less each).
     let all_facts: Vec<MlirOperation> = facts.all.iter().map(|(_, op)| *op).collect();
+    smt.enter_unit(None);
     share::share_divisions(root, verify_rewrites, assume_no_wrap, &mut smt, &mut summary, &mut dead, &all_facts);
     ir::erase_unused(&dead.list, |_| true);
     summary.solver_calls = smt.calls;
+    summary.nonlinear_not_asked = smt.nonlinear_not_asked;
     if smt.wall_clock_hits > 0 {
         // Decisions are made by Z3's work count; only a pathological query reaches the wall clock, and then
         // the result may depend on the machine: say so.
@@ -719,6 +723,7 @@ fn plan_and_apply(state: &mut RoundState, value: MlirValue, def: MlirOperation, 
     {
         return;
     }
+    state.smt.enter_unit(Some(unit));
     // Plan with the partial rule forms guarded by the local estimate, and eagerly; keep the better one.
     // The eager reading only differs where a guard refused a partial form: otherwise it repeats the
     // guarded one step for step (same reads, proofs and budget), so it is not run.

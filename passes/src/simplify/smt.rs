@@ -12,7 +12,7 @@ use super::{
     rules::{Atom, Engine},
 };
 use lego_smt::{BinOp, Flags, Outcome, Query, Term};
-use super::ir::{HashMap, HashSet};
+use super::ir::{HashMap, HashSet, Key};
 
 /// Leaves whose facts a query may carry (the query stays small).
 const MAX_LEAVES: usize = 48;
@@ -20,6 +20,15 @@ const MAX_LEAVES: usize = 48;
 /// Z3's deterministic work limit per side condition (its `rlimit` count; about 0.1–0.3 s of one core).
 /// Decisions depend on this count only, so the same input gives the same output on any machine under any load.
 pub const SIDE_CONDITION_RLIMIT: u64 = 300_000;
+
+/// Nonlinear side conditions (symbolic products or divisors) the solver is asked per function. Z3's resource
+/// limit does not bound them: the integer encoding's nonlinear arithmetic and the bit-vector encoding's
+/// 64-bit multipliers and dividers can each take seconds under [`SIDE_CONDITION_RLIMIT`] (fuzz finding
+/// 2bc9759014: a 48-line function asked 60 of them, 25 s; test/fuzz-findings). Past the ration a nonlinear
+/// condition is not proved, without asking; a count per function keeps the answers deterministic and the
+/// same whether a function is planned or replayed from an equal one. Of the .mlir inputs under test/,
+/// examples/ and bench/ (the index corpus included), only that finding reaches it under `lego-lower`.
+pub const NONLINEAR_PER_FUNCTION: usize = 8;
 
 /// Wall-clock safety net per side condition: only a solver gone badly wrong reaches it; when it does, the pass
 /// reports it (the result may then differ from an unloaded run).
@@ -34,6 +43,12 @@ pub struct SmtProver {
     /// Side conditions the wall-clock safety net (not the resource limit) decided.
     pub wall_clock_hits: usize,
     pub calls: usize,
+    /// The function whose roots are being planned (`None`: no ration, e.g. the sharing across roots).
+    unit: Option<Key>,
+    /// Nonlinear conditions asked so far, by function ([`NONLINEAR_PER_FUNCTION`]).
+    nonlinear_asked: HashMap<Key, usize>,
+    /// Nonlinear conditions left unproved because their function's ration was spent.
+    pub nonlinear_not_asked: usize,
     /// Conditions refuted by evaluation at sample points (no solver call needed).
     pub sampled_out: usize,
     /// Answers by condition text (leaf identities and the facts in scope included), shared by every engine of a
@@ -51,6 +66,9 @@ impl Default for SmtProver {
             enabled: true,
             timeout_ms: SAFETY_NET_MS,
             budget,
+            unit: None,
+            nonlinear_asked: HashMap::default(),
+            nonlinear_not_asked: 0,
             wall_clock_hits: 0,
             calls: 0,
             sampled_out: 0,
@@ -206,9 +224,26 @@ impl SmtProver {
         proved
     }
 
+    /// The side conditions asked from now on are `unit`'s (`None`: unrationed).
+    pub fn enter_unit(&mut self, unit: Option<Key>) {
+        self.unit = unit;
+    }
+
     fn solve(&mut self, goal: &Term, facts: &[Term]) -> bool {
         if self.budget == 0 {
             return false;
+        }
+        if let Some(unit) = self.unit.filter(|_| lego_smt::is_nonlinear(goal)) {
+            let asked = self.nonlinear_asked.entry(unit).or_default();
+            if *asked >= NONLINEAR_PER_FUNCTION {
+                self.nonlinear_not_asked += 1;
+                tracing::debug!(
+                    target: "lego",
+                    "side condition not asked: this function's {NONLINEAR_PER_FUNCTION} nonlinear side conditions are spent"
+                );
+                return false;
+            }
+            *asked += 1;
         }
         self.budget -= 1;
         self.calls += 1;
