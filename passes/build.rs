@@ -8,7 +8,7 @@ include!("../build-support/mlir_shim.rs");
 
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(lego_no_diagnostic_shim)");
-    let shims = ["csrc/diagnostics.cpp", "csrc/canonicalize.cpp", "csrc/fold_once.cpp"];
+    let shims = ["csrc/diagnostics.cpp", "csrc/canonicalize.cpp", "csrc/fold_once.cpp", "csrc/sink_index_computations.cpp"];
     if let Err(error) = compile_mlir_shim("lego_diagnostics", &shims) {
         println!("cargo:warning=lego-passes: could not compile the MLIR diagnostic shim ({error}); warnings and remarks of the verification passes will be printed to stderr instead of MLIR's diagnostic engine");
         println!("cargo:rustc-cfg=lego_no_diagnostic_shim");

@@ -4,8 +4,9 @@
 //! Every GPU pipeline has the same three phases, built by [`gpu_pipeline`]:
 //! 1. **lower + outline** (shared): `lego-require-gpu-code`, `lego-lower`,
 //!    `lego-materialize-assume-bounds{cleanup=true}` (lego-lower has consumed the user's `lego.assume*`
-//!    facts; this strips any `remui {lego.materialized}` left in the input), `gpu-launch-sink-index-computations`
-//!    (constants the launch body uses are cloned into it, so they do not become kernel parameters: the
+//!    facts; this strips any `remui {lego.materialized}` left in the input),
+//!    `lego-gpu-launch-sink-index-computations` (upstream's `gpu-launch-sink-index-computations` in linear
+//!    time: constants the launch body uses are cloned into it, so they do not become kernel parameters: the
 //!    kernel's parameters are exactly the buffers and runtime values it needs), `gpu-kernel-outlining`, and
 //!    `lower-affine` (for the user's own affine ops — lego-lower emits none; every target wants plain arith,
 //!    and lowering them before any `scf` → `cf` conversion keeps loops structured);
@@ -31,6 +32,7 @@
 //! ROCm's `ld.lld`) should be reported as such, not as a failure deep in `gpu-module-to-binary`.
 
 mod gpu_passes;
+mod sink_index_computations;
 mod wasm;
 
 use crate::registry::{Entry, OptionSpec, Options, PassInfo, RegistryError};
@@ -84,11 +86,18 @@ pub fn target_pipelines() -> Vec<PassInfo> {
 // ---------------------------------------------------------------------------------------------------------
 // The shared shape.
 
+/// Upstream `gpu-launch-sink-index-computations`, in linear time where the C++ shim is built
+/// ([`sink_index_computations`]).
+#[cfg(not(lego_no_diagnostic_shim))]
+const SINK_INDEX_COMPUTATIONS: &str = "lego-gpu-launch-sink-index-computations";
+#[cfg(lego_no_diagnostic_shim)]
+const SINK_INDEX_COMPUTATIONS: &str = "gpu-launch-sink-index-computations";
+
 /// Phase 1 + the target's phases 2 and 3. `name` is the pipeline's registered name (for messages).
 fn gpu_pipeline(name: &str, target_conversion: &str, host_and_binary: &str) -> String {
     format!(
         "lego-require-gpu-code{{pipeline={name}}}, lego-lower, lego-materialize-assume-bounds{{cleanup=true}}, \
-         gpu-launch-sink-index-computations, \
+         {SINK_INDEX_COMPUTATIONS}, \
          gpu-kernel-outlining, lower-affine, {target_conversion}, {host_and_binary}"
     )
 }

@@ -104,6 +104,12 @@ pub fn passes() -> Vec<PassInfo> {
             }),
         },
         PassInfo {
+            name: "lego-gpu-launch-sink-index-computations",
+            description: "Clone the constants, memref.dim, arith.select and arith.cmpi a gpu.launch body uses from above into it (upstream gpu-launch-sink-index-computations, in linear time)",
+            options: &[],
+            entry: optionless_pass!(super::sink_index_computations::SinkIndexComputations),
+        },
+        PassInfo {
             name: "lego-spirv-entry-point-abi",
             description: "Give each GPU kernel a spirv.entry_point_abi whose workgroup size is its known (constant) block size",
             options: &[],
