@@ -16,6 +16,11 @@
 // onto another, so every use list ends as upstream leaves it (what later passes iterate), not only the text.
 // A launch nested in another (not produced by lego-lower; the outer body would hold the inner's clones) is left
 // to upstream's own function.
+//
+// One difference: a clone whose location is unknown gets the location of its first user in the launch body
+// (walked in IR order; else the launch's). MLIR's folder erases the location of a constant it hoists out of a
+// region, so a kernel's constant that a target cannot take (a vector of f16 on Vulkan without the Float16
+// capability) failed its conversion with an error no line of the user's file was named in.
 #include "mlir-c/IR.h"
 #include "mlir/CAPI/IR.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -79,6 +84,8 @@ extern "C" bool legoSinkIndexComputationsIntoLaunches(MlirOperation root) {
   // (sunk value, launch) → its clone in that launch; the sunk values in the order their clones were made.
   llvm::DenseMap<std::pair<Value, Operation *>, Value> cloneIn;
   llvm::SetVector<Value> sunk;
+  // Per launch, its clones whose location is unknown, in the order they were made.
+  llvm::SmallVector<std::pair<Operation *, llvm::SmallVector<Operation *>>> unlocated;
   for (gpu::LaunchOp launch : launches) {
     Region &body = launch.getBody();
     llvm::SetVector<Value> candidates;
@@ -90,13 +97,18 @@ extern "C" bool legoSinkIndexComputationsIntoLaunches(MlirOperation root) {
         extractBeneficiaryOps(operandOp, candidates, toBeSunk, availableValues);
     IRMapping map;
     OpBuilder builder(body);
+    llvm::SmallVector<Operation *> unknown;
     for (Operation *op : toBeSunk) {
       Operation *cloned = builder.clone(*op, map);
+      if (isa<UnknownLoc>(cloned->getLoc()))
+        unknown.push_back(cloned);
       for (auto [original, clone] : llvm::zip(op->getResults(), cloned->getResults())) {
         cloneIn[{original, launch.getOperation()}] = clone;
         sunk.insert(original);
       }
     }
+    if (!unknown.empty())
+      unlocated.push_back({launch.getOperation(), std::move(unknown)});
   }
   for (Value original : sunk) {
     llvm::SmallVector<OpOperand *> uses;
@@ -110,6 +122,24 @@ extern "C" bool legoSinkIndexComputationsIntoLaunches(MlirOperation root) {
       if (found != cloneIn.end())
         use->set(found->second);
     }
+  }
+  for (auto [launch, clones] : unlocated) {
+    llvm::SmallPtrSet<Operation *, 8> left(clones.begin(), clones.end());
+    launch->walk<WalkOrder::PreOrder>([&](Operation *user) {
+      if (left.empty())
+        return WalkResult::interrupt();
+      if (isa<UnknownLoc>(user->getLoc()))
+        return WalkResult::advance();
+      for (Value operand : user->getOperands()) {
+        Operation *def = operand.getDefiningOp();
+        if (def && left.erase(def))
+          def->setLoc(user->getLoc());
+      }
+      return WalkResult::advance();
+    });
+    for (Operation *clone : clones)
+      if (left.count(clone))
+        clone->setLoc(launch->getLoc());
   }
   return true;
 }

@@ -9,7 +9,9 @@
 //! O(n²) (the kernels benchmark at 20 000 applications, 5 000 launches: 16 s of a 60 s `lego-to-nvvm`).
 //! `csrc/sink_index_computations.cpp` makes the same clones in the same places and the same order, and then
 //! goes through each sunk value's uses once; it says why every use list ends as upstream leaves it. The
-//! output is upstream's (lit test `test/targets/sink-index-computations.mlir` checks the IR of both).
+//! output is upstream's (lit test `test/targets/sink-index-computations.mlir` checks the IR of both), except
+//! that a clone with an unknown location (a constant MLIR's folder hoisted) takes its first located user's, so
+//! a target that cannot convert it names a line of the user's file.
 
 use crate::external::{LegoPass, PassFailure};
 use melior::ir::{operation::OperationLike, OperationRef};
