@@ -38,9 +38,27 @@
 namespace {
 using namespace mlir;
 
+// Ops are recognized by name, not by C++ class: in the Python extension the classes' type ids seen from this
+// file are not those of the registered ops (an isa<gpu::LaunchOp> found no launch there), while names are.
+bool named(Operation *op, llvm::StringRef name) { return op->getName().getStringRef() == name; }
+
+// The launch `op` is nested in (its nearest enclosing gpu.launch), or null.
+Operation *enclosingLaunch(Operation *op) {
+  for (Operation *parent = op->getParentOp(); parent; parent = parent->getParentOp())
+    if (named(parent, "gpu.launch"))
+      return parent;
+  return nullptr;
+}
+
+// Whether `op`'s location is unknown (by name, for the same reason).
+bool unknownLocation(Operation *op) {
+  return op->getLoc()->getAbstractAttribute().getName() == "builtin.unknown_loc";
+}
+
 // Upstream's rule (KernelOutlining.cpp, isLikelyAnIndexComputation).
 bool isLikelyAnIndexComputation(Operation *op) {
-  return matchPattern(op, m_Constant()) || isa<memref::DimOp, arith::SelectOp, arith::CmpIOp>(op);
+  return matchPattern(op, m_Constant()) || named(op, "memref.dim") || named(op, "arith.select") ||
+         named(op, "arith.cmpi");
 }
 
 // Upstream's extractBeneficiaryOps: whether `op` can be sunk without a new kernel parameter (each operand is
@@ -71,12 +89,15 @@ bool extractBeneficiaryOps(Operation *op, const llvm::SetVector<Value> &existing
 extern "C" bool legoSinkIndexComputationsIntoLaunches(MlirOperation root) {
   Operation *top = unwrap(root);
   // Post-order, as upstream's pass walks.
-  llvm::SmallVector<gpu::LaunchOp> launches;
-  top->walk([&](gpu::LaunchOp launch) { launches.push_back(launch); });
-  for (gpu::LaunchOp launch : launches) {
-    if (launch->getParentOfType<gpu::LaunchOp>()) {
-      for (gpu::LaunchOp each : launches)
-        if (failed(sinkOperationsIntoLaunchOp(each, isLikelyAnIndexComputation)))
+  llvm::SmallVector<Operation *> launches;
+  top->walk([&](Operation *op) {
+    if (named(op, "gpu.launch") && op->getNumRegions() == 1)
+      launches.push_back(op);
+  });
+  for (Operation *launch : launches) {
+    if (enclosingLaunch(launch)) {
+      for (Operation *each : launches)
+        if (failed(sinkOperationsIntoLaunchOp(gpu::LaunchOp(each), isLikelyAnIndexComputation)))
           return false;
       return true;
     }
@@ -86,8 +107,8 @@ extern "C" bool legoSinkIndexComputationsIntoLaunches(MlirOperation root) {
   llvm::SetVector<Value> sunk;
   // Per launch, its clones whose location is unknown, in the order they were made.
   llvm::SmallVector<std::pair<Operation *, llvm::SmallVector<Operation *>>> unlocated;
-  for (gpu::LaunchOp launch : launches) {
-    Region &body = launch.getBody();
+  for (Operation *launch : launches) {
+    Region &body = launch->getRegion(0);
     llvm::SetVector<Value> candidates;
     getUsedValuesDefinedAbove(body, candidates);
     llvm::SetVector<Operation *> toBeSunk;
@@ -100,25 +121,25 @@ extern "C" bool legoSinkIndexComputationsIntoLaunches(MlirOperation root) {
     llvm::SmallVector<Operation *> unknown;
     for (Operation *op : toBeSunk) {
       Operation *cloned = builder.clone(*op, map);
-      if (isa<UnknownLoc>(cloned->getLoc()))
+      if (unknownLocation(cloned))
         unknown.push_back(cloned);
       for (auto [original, clone] : llvm::zip(op->getResults(), cloned->getResults())) {
-        cloneIn[{original, launch.getOperation()}] = clone;
+        cloneIn[{original, launch}] = clone;
         sunk.insert(original);
       }
     }
     if (!unknown.empty())
-      unlocated.push_back({launch.getOperation(), std::move(unknown)});
+      unlocated.push_back({launch, std::move(unknown)});
   }
   for (Value original : sunk) {
     llvm::SmallVector<OpOperand *> uses;
     for (OpOperand &use : original.getUses())
       uses.push_back(&use);
     for (OpOperand *use : uses) {
-      auto launch = use->getOwner()->getParentOfType<gpu::LaunchOp>();
+      Operation *launch = enclosingLaunch(use->getOwner());
       if (!launch)
         continue;
-      auto found = cloneIn.find({original, launch.getOperation()});
+      auto found = cloneIn.find({original, launch});
       if (found != cloneIn.end())
         use->set(found->second);
     }
@@ -128,7 +149,7 @@ extern "C" bool legoSinkIndexComputationsIntoLaunches(MlirOperation root) {
     launch->walk<WalkOrder::PreOrder>([&](Operation *user) {
       if (left.empty())
         return WalkResult::interrupt();
-      if (isa<UnknownLoc>(user->getLoc()))
+      if (unknownLocation(user))
         return WalkResult::advance();
       for (Value operand : user->getOperands()) {
         Operation *def = operand.getDefiningOp();
