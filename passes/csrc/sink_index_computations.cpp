@@ -50,14 +50,39 @@ Operation *enclosingLaunch(Operation *op) {
   return nullptr;
 }
 
+// Whether this file's view of op traits is the registered ops' own: an arith.constant must be constant-like.
+// Where MLIR is a shared library (the Python extension) trait type ids seen from here can differ too; then
+// constant-like ops are recognized by folding (constantLike).
+bool traitsAgree(Operation *top) {
+  bool agree = false;
+  top->walk([&](Operation *op) {
+    if (!named(op, "arith.constant"))
+      return WalkResult::advance();
+    agree = matchPattern(op, m_Constant());
+    return WalkResult::interrupt();
+  });
+  return agree;
+}
+
 // Whether `op`'s location is unknown (by name, for the same reason).
 bool unknownLocation(Operation *op) {
   return op->getLoc()->getAbstractAttribute().getName() == "builtin.unknown_loc";
 }
 
+// A constant-like op: by its trait where that can be asked from here (`traitsAgree`), else as an op without
+// operands whose one result folds to an attribute (what the trait promises).
+bool constantLike(Operation *op, bool traitsAgree) {
+  if (traitsAgree)
+    return matchPattern(op, m_Constant());
+  if (op->getNumOperands() != 0 || op->getNumResults() != 1)
+    return false;
+  llvm::SmallVector<OpFoldResult, 1> folded;
+  return succeeded(op->fold(/*operands=*/{}, folded)) && folded.size() == 1 && isa<Attribute>(folded[0]);
+}
+
 // Upstream's rule (KernelOutlining.cpp, isLikelyAnIndexComputation).
-bool isLikelyAnIndexComputation(Operation *op) {
-  return matchPattern(op, m_Constant()) || named(op, "memref.dim") || named(op, "arith.select") ||
+bool isLikelyAnIndexComputation(Operation *op, bool traitsAgree) {
+  return constantLike(op, traitsAgree) || named(op, "memref.dim") || named(op, "arith.select") ||
          named(op, "arith.cmpi");
 }
 
@@ -65,16 +90,18 @@ bool isLikelyAnIndexComputation(Operation *op) {
 // available in the kernel, a dependency already, or made available by sinking its defining op first); the ops
 // to sink are appended to `beneficiaryOps` defs first, and their results become available.
 bool extractBeneficiaryOps(Operation *op, const llvm::SetVector<Value> &existingDependencies,
-                           llvm::SetVector<Operation *> &beneficiaryOps, llvm::SmallPtrSetImpl<Value> &availableValues) {
+                           llvm::SetVector<Operation *> &beneficiaryOps, llvm::SmallPtrSetImpl<Value> &availableValues,
+                           llvm::function_ref<bool(Operation *)> isSinkingBeneficiary) {
   if (beneficiaryOps.count(op))
     return true;
-  if (!isLikelyAnIndexComputation(op))
+  if (!isSinkingBeneficiary(op))
     return false;
   for (Value operand : op->getOperands()) {
     if (availableValues.count(operand))
       continue;
     Operation *definingOp = operand.getDefiningOp();
-    if ((!definingOp || !extractBeneficiaryOps(definingOp, existingDependencies, beneficiaryOps, availableValues)) &&
+    if ((!definingOp ||
+         !extractBeneficiaryOps(definingOp, existingDependencies, beneficiaryOps, availableValues, isSinkingBeneficiary)) &&
         !existingDependencies.count(operand))
       return false;
   }
@@ -94,10 +121,12 @@ extern "C" bool legoSinkIndexComputationsIntoLaunches(MlirOperation root) {
     if (named(op, "gpu.launch") && op->getNumRegions() == 1)
       launches.push_back(op);
   });
+  bool agree = traitsAgree(top);
+  auto rule = [agree](Operation *op) { return isLikelyAnIndexComputation(op, agree); };
   for (Operation *launch : launches) {
     if (enclosingLaunch(launch)) {
       for (Operation *each : launches)
-        if (failed(sinkOperationsIntoLaunchOp(gpu::LaunchOp(each), isLikelyAnIndexComputation)))
+        if (failed(sinkOperationsIntoLaunchOp(gpu::LaunchOp(each), rule)))
           return false;
       return true;
     }
@@ -115,7 +144,7 @@ extern "C" bool legoSinkIndexComputationsIntoLaunches(MlirOperation root) {
     llvm::SmallPtrSet<Value, 4> availableValues;
     for (Value operand : candidates)
       if (Operation *operandOp = operand.getDefiningOp())
-        extractBeneficiaryOps(operandOp, candidates, toBeSunk, availableValues);
+        extractBeneficiaryOps(operandOp, candidates, toBeSunk, availableValues, rule);
     IRMapping map;
     OpBuilder builder(body);
     llvm::SmallVector<Operation *> unknown;
