@@ -23,10 +23,8 @@
 // capability) failed its conversion with an error no line of the user's file was named in.
 #include "mlir-c/IR.h"
 #include "mlir/CAPI/IR.h"
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Utils/GPUUtils.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
@@ -51,8 +49,8 @@ Operation *enclosingLaunch(Operation *op) {
 }
 
 // Whether this file's view of op traits is the registered ops' own: an arith.constant must be constant-like.
-// Where MLIR is a shared library (the Python extension) trait type ids seen from here can differ too; then
-// constant-like ops are recognized by folding (constantLike).
+// Where MLIR is a shared library (the Python extension) trait type ids seen from here can differ too; then,
+// and in a module without an arith.constant to ask, constant-like ops are recognized by folding (constantLike).
 bool traitsAgree(Operation *top) {
   bool agree = false;
   top->walk([&](Operation *op) {
