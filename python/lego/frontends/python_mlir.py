@@ -206,6 +206,17 @@ class LegoLayout:
         expected = self.numel * (batch or 1)
         if t.numel() != expected:
             raise ValueError(f"Tensor numel ({t.numel()}) != layout numel ({expected})")
+        # CUDA tensors: one fused Triton kernel per layout (lego.backend.triton_layout); the chain of int64
+        # element-wise operations and a gather below stays the fallback (CPU tensors, no Triton, arithmetic the
+        # emitter cannot prove safe).
+        from ..backend import triton_layout
+
+        if triton_layout.applicable(t):
+            try:
+                out = triton_layout.move(self._compiled, t, gather, batch or 1)
+                return out.reshape(self._shape) if batch is None else out.reshape(batch, self.numel)
+            except triton_layout.NotFusable:
+                pass
         index = torch_index(self._compiled, t.device)
         if batch is None:
             flat = t.reshape(-1)
@@ -616,6 +627,16 @@ class BatchedLayout:
 
             count = int(product(self._base.shape))
             fwd = numpy.asarray(self._base.transform(numpy.arange(count, dtype=numpy.int64))).reshape(-1)
+            # A base that is not a permutation of 0..count-1 would leave entries of `inv` unwritten.
+            if fwd.size != count or (count and (fwd.min() < 0 or fwd.max() >= count)):
+                raise ValueError(f"Batched: the base layout is not a bijection on this shape: it maps outside "
+                                 f"the {count} elements")
+            hits = numpy.bincount(fwd, minlength=count)
+            if count and hits.max() > 1:
+                value = int(numpy.argmax(hits > 1))
+                first, second = (int(k) for k in numpy.flatnonzero(fwd == value)[:2])
+                raise ValueError(f"Batched: the base layout is not a bijection on this shape: indices {first} and "
+                                 f"{second} both map to {value}")
             inv = numpy.empty_like(fwd)
             inv[fwd] = numpy.arange(count, dtype=numpy.int64)
             self._tables = (fwd, inv)
