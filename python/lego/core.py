@@ -767,16 +767,42 @@ class GroupBy(LayoutBlock):
     # The published GroupBy conveniences (§1.8): the tensor API's transform, compiled once per shape.
     def transform(self, array: Any) -> Any:
         """``array`` gathered through this layout (lego.backend.compiler); the result keeps ``array``'s shape."""
-        from .backend.compiler import get_compiler
-
-        return get_compiler(self, array.shape).transform_numpy(array)
+        return _compiler_for(self, array.shape).transform_numpy(array)
 
     def inverse_transform(self, array: Any) -> Any:
-        from .backend.compiler import get_compiler
-        from .frontends.python_mlir import _check_layout_invertible
-
         _check_layout_invertible(self)
-        return get_compiler(self, array.shape).inverse_transform_numpy(array)
+        return _compiler_for(self, array.shape).inverse_transform_numpy(array)
+
+
+# The tensor API's compiler (lego.backend.compiler) imports this module; this module never imports it (nor the
+# tensor API): the compiler registers its factory here when it is imported, which `import lego` always does.
+_COMPILER_FACTORY: Optional[Any] = None
+
+
+def register_compiler_factory(factory: Any) -> None:
+    """``factory(layout, shape)`` → a compiled ``LayoutCompiler`` (``lego.backend.compiler.get_compiler``)."""
+    global _COMPILER_FACTORY
+    _COMPILER_FACTORY = factory
+
+
+def _compiler_for(layout: LayoutBlock, shape: Any) -> Any:
+    if _COMPILER_FACTORY is None:
+        raise RuntimeError("lego.core: the tensor API's compiler is not loaded (import lego, or lego.backend.compiler)")
+    return _COMPILER_FACTORY(layout, shape)
+
+
+def _check_layout_invertible(layout: LayoutBlock) -> None:
+    """``ValueError`` (``no inverse``) when a GenP inside ``layout`` has no inverse."""
+    stack: List[Any] = [layout]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, GenP) and not node.has_inverse:
+            raise ValueError(f"the layout contains {node!r}, which has no inverse: inverse_transform needs one "
+                             f"(pass f_inv to GenP)")
+        if isinstance(node, OrderBy):
+            stack.extend(perm for element in node.chain for perm in element.perms)
+        elif isinstance(node, GroupBy):
+            stack.extend(node.objects)
 
 
 def _divisibility(size: Any) -> Optional[Any]:

@@ -21,7 +21,7 @@ import sympy
 from .. import _bridge
 from .._bridge import ExprContext, cond_desc, to_desc
 from .._lego import IndexProgram
-from ..core import LayoutBlock, _free, _merge, product
+from ..core import LayoutBlock, _free, _merge, product, register_compiler_factory
 
 __all__ = ["LayoutCompiler", "get_compiler", "DType", "_dtype_to_mlir", "_get_mlir_element_type", "compile_program",
            "resolve_bindings", "torch_index", "_COMPILER_CACHE", "check_bijection", "check_permutation"]
@@ -463,3 +463,7 @@ def get_compiler(layout: LayoutBlock, shape: Optional[Sequence[int]] = None, dty
         compiler = LayoutCompiler(layout, shape, dtype, dim_bindings).compile()
         cache[key] = compiler
     return compiler
+
+
+# GroupBy.transform (lego.core) compiles through this module; lego.core does not import it (one direction).
+register_compiler_factory(get_compiler)
