@@ -153,10 +153,15 @@ def _size(value: Any, what: str = "dimension") -> Any:
         if value <= 0:
             raise ValueError(f"{what} sizes must be > 0, got {value}")
         return value
+    if isinstance(value, (str, bytes, float, complex)) or value is None:
+        # sympify would parse "4" or "M" (a symbol of unknown kind) and accept 2.0: sizes are ints or SymPy.
+        raise TypeError(f"{what} size must be an integer or a SymPy expression, got {value!r}")
     try:
-        expr = sympy.sympify(value)
+        expr = sympy.sympify(value, strict=True)
     except (sympy.SympifyError, TypeError) as error:
         raise TypeError(f"{what} size must be an integer or a SymPy expression, got {value!r}") from error
+    if not isinstance(expr, sympy.Expr) or expr.has(sympy.zoo, sympy.oo, -sympy.oo, sympy.nan):
+        raise TypeError(f"{what} size must be an integer or a SymPy expression, got {value!r}")
     if expr.is_Number:
         if not expr.is_Integer:
             raise ValueError(f"{what} sizes must be integers, got {value}")
@@ -451,6 +456,9 @@ class LayoutBlock:
                 expr = sympy.sympify(item)
             except (sympy.SympifyError, TypeError) as error:
                 raise TypeError(f"index {k}: {item!r} is not an int, SymPy expression, str or slice") from error
+            if not isinstance(expr, sympy.Expr) or expr.has(sympy.zoo, sympy.oo, -sympy.oo, sympy.nan, sympy.I):
+                # sympify turns [0] into a Tuple and accepts I and oo: no index.
+                raise TypeError(f"index {k}: {item!r} is not an int, SymPy expression, str or slice")
             extra[dummy] = (sympy.Integer(0), sympy.sympify(dim))
             substitutions[dummy] = expr
         (result,) = self._run("apply", operand, extra)
@@ -463,7 +471,12 @@ class LayoutBlock:
         if constant is not None:
             results = self._run("inv", [constant], {})
             return list(results)
-        expr = sympy.Symbol(flat, integer=True) if isinstance(flat, str) else sympy.sympify(flat)
+        try:
+            expr = sympy.Symbol(flat, integer=True) if isinstance(flat, str) else sympy.sympify(flat)
+        except (sympy.SympifyError, TypeError) as error:
+            raise TypeError(f"flat position: {flat!r} is not an int, SymPy expression or str") from error
+        if not isinstance(expr, sympy.Expr) or expr.has(sympy.zoo, sympy.oo, -sympy.oo, sympy.nan, sympy.I):
+            raise TypeError(f"flat position: {flat!r} is not an int, SymPy expression or str")
         results = self._run("inv", [_FLAT], {_FLAT: (sympy.Integer(0), size)})
         return [result.xreplace({_FLAT: expr}) for result in results]
 
