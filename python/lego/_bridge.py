@@ -47,6 +47,34 @@ def _unsupported(expr: Any) -> NotImplementedError:
     return NotImplementedError(f"lego cannot lower {expr!r} ({type(expr).__name__}) to index arithmetic")
 
 
+def _may_be_negative(expr: Any) -> bool:
+    """Whether SymPy cannot prove ``expr`` ≥ 0 (a difference in a gen_p inverse: ``⌊x/4⌋ − x mod 4``)."""
+    return sympy.sympify(expr).is_nonnegative is not True
+
+
+def _floor_mod(a: Any, b: Any, ctx: "ExprContext") -> Tuple[Any, ...]:
+    """SymPy's ``Mod(a, b)`` (floor semantics, b > 0). The IR's remainder is unsigned (layout arithmetic is on
+    non-negative values): a dividend that may be negative is taken through ``b − 1 − ((−a − 1) mod b)``, on
+    non-negative values only (found by bench/fuzz/python_fuzz.py: ``Mod(−1, 6)`` gave 3, the unsigned rest
+    of 2^64 − 1)."""
+    if not _may_be_negative(a):
+        return ("mod", to_desc(a, ctx), to_desc(b, ctx))
+    a_desc, b_desc = to_desc(a, ctx), to_desc(b, ctx)
+    flipped = ("sub", ("sub", ("int", 0), a_desc), ("int", 1))
+    negative = ("sub", ("sub", b_desc, ("int", 1)), ("mod", flipped, b_desc))
+    return ("select", ("cmp", "lt", a_desc, ("int", 0)), negative, ("mod", a_desc, b_desc))
+
+
+def _floor_div(a: Any, b: Any, ctx: "ExprContext") -> Tuple[Any, ...]:
+    """``⌊a / b⌋`` (b > 0); a dividend that may be negative as ``−((−a − 1) div b) − 1``, as for Mod."""
+    if not _may_be_negative(a):
+        return ("floordiv", to_desc(a, ctx), to_desc(b, ctx))
+    a_desc, b_desc = to_desc(a, ctx), to_desc(b, ctx)
+    flipped = ("sub", ("sub", ("int", 0), a_desc), ("int", 1))
+    negative = ("sub", ("sub", ("int", 0), ("floordiv", flipped, b_desc)), ("int", 1))
+    return ("select", ("cmp", "lt", a_desc, ("int", 0)), negative, ("floordiv", a_desc, b_desc))
+
+
 def to_desc(expr: Any, ctx: ExprContext) -> Descriptor:
     """An index-arithmetic descriptor of ``expr`` (an int or a SymPy integer expression)."""
     if isinstance(expr, sympy.Basic):
@@ -111,14 +139,14 @@ def _to_desc(expr: Any, ctx: ExprContext) -> Descriptor:
         numerator, denominator = sympy.together(expr.args[0]).as_numer_denom()
         if denominator == 1:
             return to_desc(numerator, ctx)
-        return ("floordiv", to_desc(numerator, ctx), to_desc(denominator, ctx))
+        return _floor_div(numerator, denominator, ctx)
     if isinstance(expr, sympy.ceiling):
         numerator, denominator = sympy.together(expr.args[0]).as_numer_denom()
         if denominator == 1:
             return to_desc(numerator, ctx)
         return ("ceildiv", to_desc(numerator, ctx), to_desc(denominator, ctx))
     if isinstance(expr, sympy.Mod):
-        return ("mod", to_desc(expr.args[0], ctx), to_desc(expr.args[1], ctx))
+        return _floor_mod(expr.args[0], expr.args[1], ctx)
     if isinstance(expr, sympy.Max):
         return ("max", tuple(to_desc(arg, ctx) for arg in expr.args))
     if isinstance(expr, sympy.Min):

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import functools
 import math
+import numbers
+import operator
 import os
 import sys
 import warnings
@@ -151,16 +153,28 @@ def _size(value: Any, what: str = "dimension") -> Any:
         if value <= 0:
             raise ValueError(f"{what} sizes must be > 0, got {value}")
         return value
+    if isinstance(value, (str, bytes, float, complex)) or value is None:
+        # sympify would parse "4" or "M" (a symbol of unknown kind) and accept 2.0: sizes are ints or SymPy.
+        raise TypeError(f"{what} size must be an integer or a SymPy expression, got {value!r}")
     try:
-        expr = sympy.sympify(value)
+        expr = sympy.sympify(value, strict=True)
     except (sympy.SympifyError, TypeError) as error:
         raise TypeError(f"{what} size must be an integer or a SymPy expression, got {value!r}") from error
+    if not isinstance(expr, sympy.Expr) or expr.has(sympy.zoo, sympy.oo, -sympy.oo, sympy.nan):
+        raise TypeError(f"{what} size must be an integer or a SymPy expression, got {value!r}")
     if expr.is_Number:
         if not expr.is_Integer:
             raise ValueError(f"{what} sizes must be integers, got {value}")
         if expr <= 0:
             raise ValueError(f"{what} sizes must be > 0, got {value}")
         return int(expr)
+    if not isinstance(expr, sympy.Expr):
+        raise TypeError(f"{what} size must be an integer or a SymPy expression, got {value!r}")
+    for symbol in sorted(_free_symbols_of(expr), key=_name):
+        # A size is a count: a symbol that SymPy may treat as real would let it "simplify" floor and Mod wrongly.
+        if symbol.is_integer is not True:
+            raise TypeError(f"{what} size {value}: the symbol {symbol} is not declared integer "
+                            f"(use sympy.Symbol({str(symbol)!r}, integer=True, positive=True))")
     return expr
 
 
@@ -292,6 +306,52 @@ def _evaluate_cached(layout: Any, argument_names: Tuple[sympy.Symbol, ...], mode
     return result
 
 
+def _constant_item(k: int, item: Any, dim: Any, what: str = "index") -> Optional[int]:
+    """The value of a constant index item, checked against ``0 ≤ item < dim`` (``dim`` only where it is known);
+    ``None`` for a symbolic item. Wrong kinds (a bool, a float, a non-integer SymPy number) → ``TypeError``, a
+    constant outside the dimension → ``ValueError`` (lego's contract leaves such positions unspecified)."""
+    label = what if what != "index" else f"index {k}"
+    if isinstance(item, bool) or item is None:
+        raise TypeError(f"{label}: {item!r} is not an index")
+    if isinstance(item, (float, complex)):
+        raise TypeError(f"{label}: {item!r} is not an integer")
+    if isinstance(item, (slice, str)):
+        return None
+    value: Optional[int] = None
+    if isinstance(item, sympy.Basic):
+        if item.is_Number or item in (sympy.true, sympy.false):
+            if not item.is_Integer:
+                raise TypeError(f"{label}: {item} is not an integer")
+            value = int(item)
+    elif hasattr(item, "__index__"):  # int, numpy integers
+        value = operator.index(item)
+    elif isinstance(item, numbers.Number):
+        raise TypeError(f"{label}: {item!r} is not an integer")
+    if value is None:
+        return None
+    if value < 0:
+        raise ValueError(f"{label}: {value} is negative (indices run from 0 to the dimension's size - 1)")
+    bound = sympy.sympify(dim)
+    if bound.is_Integer and value >= int(bound):
+        raise ValueError(f"{label}: {value} is outside the dimension of size {bound}")
+    return value
+
+
+def _slice_bound(k: int, bound: Any, dim: Any, which: str) -> Any:
+    """A slice's start / stop: an integer in ``[0, dim]`` where it is a number, else as given."""
+    if isinstance(bound, bool) or isinstance(bound, (float, complex)):
+        raise TypeError(f"index {k}: slice {which} {bound!r} is not an integer")
+    if isinstance(bound, sympy.Basic) and bound.is_Number and not bound.is_Integer:
+        raise TypeError(f"index {k}: slice {which} {bound} is not an integer")
+    if hasattr(bound, "__index__") or (isinstance(bound, sympy.Basic) and bound.is_Integer):
+        value = int(bound)
+        size = sympy.sympify(dim)
+        if value < 0 or (size.is_Integer and value > int(size)):
+            raise ValueError(f"index {k}: slice {which} {value} is outside 0..{size}")
+        return value
+    return bound
+
+
 class LayoutBlock:
     """Base of every layout: ``dims()``, ``apply``, ``inv``, ``L[...]``."""
 
@@ -377,16 +437,15 @@ class LayoutBlock:
         substitutions: Dict[sympy.Symbol, Any] = {}
         slice_rank = 0
         for k, (item, dim) in enumerate(zip(items, dims)):
-            if isinstance(item, bool):
-                raise TypeError(f"index {k}: {item!r} is not an index")
-            if isinstance(item, (int, sympy.Integer)):
-                operand.append(int(item))
+            constant = _constant_item(k, item, dim)
+            if constant is not None:
+                operand.append(constant)
                 continue
             dummy = _index_symbol(k)
             operand.append(dummy)
             if isinstance(item, slice):
-                start = 0 if item.start is None else item.start
-                stop = dim if item.stop is None else item.stop
+                start = 0 if item.start is None else _slice_bound(k, item.start, dim, "start")
+                stop = dim if item.stop is None else _slice_bound(k, item.stop, dim, "stop")
                 extra[dummy] = (sympy.sympify(start), sympy.sympify(stop))
                 substitutions[dummy] = BroadcastRange(lego_arange(start, stop), slice_rank, slice_count)
                 slice_rank += 1
@@ -397,6 +456,9 @@ class LayoutBlock:
                 expr = sympy.sympify(item)
             except (sympy.SympifyError, TypeError) as error:
                 raise TypeError(f"index {k}: {item!r} is not an int, SymPy expression, str or slice") from error
+            if not isinstance(expr, sympy.Expr) or expr.has(sympy.zoo, sympy.oo, -sympy.oo, sympy.nan, sympy.I):
+                # sympify turns [0] into a Tuple and accepts I and oo: no index.
+                raise TypeError(f"index {k}: {item!r} is not an int, SymPy expression, str or slice")
             extra[dummy] = (sympy.Integer(0), sympy.sympify(dim))
             substitutions[dummy] = expr
         (result,) = self._run("apply", operand, extra)
@@ -405,10 +467,16 @@ class LayoutBlock:
     def inv(self, flat: Any) -> List[Any]:
         """The logical index stored at flat position ``flat`` (a list of SymPy expressions, one per dim)."""
         size = product(sympy.sympify(dim) for dim in self.dims())
-        if isinstance(flat, (int, sympy.Integer)) and not isinstance(flat, bool):
-            results = self._run("inv", [int(flat)], {})
+        constant = _constant_item(0, flat, size, "flat position")
+        if constant is not None:
+            results = self._run("inv", [constant], {})
             return list(results)
-        expr = sympy.Symbol(flat, integer=True) if isinstance(flat, str) else sympy.sympify(flat)
+        try:
+            expr = sympy.Symbol(flat, integer=True) if isinstance(flat, str) else sympy.sympify(flat)
+        except (sympy.SympifyError, TypeError) as error:
+            raise TypeError(f"flat position: {flat!r} is not an int, SymPy expression or str") from error
+        if not isinstance(expr, sympy.Expr) or expr.has(sympy.zoo, sympy.oo, -sympy.oo, sympy.nan, sympy.I):
+            raise TypeError(f"flat position: {flat!r} is not an int, SymPy expression or str")
         results = self._run("inv", [_FLAT], {_FLAT: (sympy.Integer(0), size)})
         return [result.xreplace({_FLAT: expr}) for result in results]
 
@@ -712,16 +780,42 @@ class GroupBy(LayoutBlock):
     # The published GroupBy conveniences (§1.8): the tensor API's transform, compiled once per shape.
     def transform(self, array: Any) -> Any:
         """``array`` gathered through this layout (lego.backend.compiler); the result keeps ``array``'s shape."""
-        from .backend.compiler import get_compiler
-
-        return get_compiler(self, array.shape).transform_numpy(array)
+        return _compiler_for(self, array.shape).transform_numpy(array)
 
     def inverse_transform(self, array: Any) -> Any:
-        from .backend.compiler import get_compiler
-        from .frontends.python_mlir import _check_layout_invertible
-
         _check_layout_invertible(self)
-        return get_compiler(self, array.shape).inverse_transform_numpy(array)
+        return _compiler_for(self, array.shape).inverse_transform_numpy(array)
+
+
+# The tensor API's compiler (lego.backend.compiler) imports this module; this module never imports it (nor the
+# tensor API): the compiler registers its factory here when it is imported, which `import lego` always does.
+_COMPILER_FACTORY: Optional[Any] = None
+
+
+def register_compiler_factory(factory: Any) -> None:
+    """``factory(layout, shape)`` → a compiled ``LayoutCompiler`` (``lego.backend.compiler.get_compiler``)."""
+    global _COMPILER_FACTORY
+    _COMPILER_FACTORY = factory
+
+
+def _compiler_for(layout: LayoutBlock, shape: Any) -> Any:
+    if _COMPILER_FACTORY is None:
+        raise RuntimeError("lego.core: the tensor API's compiler is not loaded (import lego, or lego.backend.compiler)")
+    return _COMPILER_FACTORY(layout, shape)
+
+
+def _check_layout_invertible(layout: LayoutBlock) -> None:
+    """``ValueError`` (``no inverse``) when a GenP inside ``layout`` has no inverse."""
+    stack: List[Any] = [layout]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, GenP) and not node.has_inverse:
+            raise ValueError(f"the layout contains {node!r}, which has no inverse: inverse_transform needs one "
+                             f"(pass f_inv to GenP)")
+        if isinstance(node, OrderBy):
+            stack.extend(perm for element in node.chain for perm in element.perms)
+        elif isinstance(node, GroupBy):
+            stack.extend(node.objects)
 
 
 def _divisibility(size: Any) -> Optional[Any]:

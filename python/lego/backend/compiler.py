@@ -21,10 +21,10 @@ import sympy
 from .. import _bridge
 from .._bridge import ExprContext, cond_desc, to_desc
 from .._lego import IndexProgram
-from ..core import LayoutBlock, _free, _merge, product
+from ..core import LayoutBlock, _free, _merge, product, register_compiler_factory
 
 __all__ = ["LayoutCompiler", "get_compiler", "DType", "_dtype_to_mlir", "_get_mlir_element_type", "compile_program",
-           "resolve_bindings", "torch_index", "_COMPILER_CACHE"]
+           "resolve_bindings", "torch_index", "_COMPILER_CACHE", "check_bijection", "check_permutation"]
 
 
 class DType(str, enum.Enum):
@@ -158,6 +158,7 @@ class Compiled:
         self.lego_ir = lego_ir
         self.key = key
         self.tables: Optional[Tuple[Any, Any]] = None
+        self.bijective = False  # set once check_bijection has seen the whole forward table
 
 
 _COMPILER_CACHE: Dict[str, Compiled] = {}
@@ -237,8 +238,54 @@ def compile_program(layout: LayoutBlock, bindings: Optional[Dict[sympy.Symbol, i
 # --- NumPy ---------------------------------------------------------------------------------------------------
 
 
+def _unflatten(dims: Sequence[int], flat: int) -> Tuple[int, ...]:
+    """The row-major index of ``flat`` in ``dims`` (how the tensor API enumerates the index space)."""
+    index = []
+    for dim in reversed(dims):
+        flat, digit = divmod(flat, dim)
+        index.append(digit)
+    return tuple(reversed(index))
+
+
+def check_permutation(fwd: Any, dims: Sequence[int]) -> None:
+    """``ValueError`` unless the forward table ``fwd`` (NumPy int64, ``fwd[k] = L(B⁻¹(k))``) is a permutation of
+    ``[0, numel)``: the first offset out of range, or two indices that land on the same offset, are named."""
+    import numpy
+
+    numel = int(fwd.size)
+    outside = numpy.flatnonzero((fwd < 0) | (fwd >= numel))
+    if outside.size:
+        k = int(outside[0])
+        raise ValueError(f"the layout maps index {_unflatten(dims, k)} to offset {int(fwd[k])}, outside the {numel} "
+                         f"elements: it is not a bijection on this shape")
+    # Every offset is in range; a permutation iff the last writer of each offset is the only one.
+    last = numpy.empty(numel, dtype=numpy.int64)
+    last[fwd] = numpy.arange(numel, dtype=numpy.int64)
+    clash = numpy.flatnonzero(last[fwd] != numpy.arange(numel, dtype=numpy.int64))
+    if clash.size:
+        k = int(clash[0])
+        other = int(last[fwd[k]])
+        raise ValueError(f"the layout maps indices {_unflatten(dims, k)} and {_unflatten(dims, other)} both to offset "
+                         f"{int(fwd[k])}: it is not a bijection on this shape")
+
+
+def check_bijection(compiled: Compiled) -> Optional[Any]:
+    """Checks once per compiled layout (O(numel), before any data moves) that its forward map is a bijection
+    on its index space; returns the forward table when it had to build it (``None`` when already checked)."""
+    if compiled.bijective:
+        return None
+    import numpy
+
+    fwd = numpy.empty(compiled.numel, dtype=numpy.int64)
+    compiled.program.table(fwd.ctypes.data)
+    check_permutation(fwd, compiled.dims)
+    compiled.bijective = True
+    return fwd
+
+
 def numpy_run(compiled: Compiled, array: Any, gather: bool, out_shape: Sequence[int], batch: int = 1) -> Any:
-    """``transform`` (gather) or ``inverse_transform`` (scatter) of a NumPy array, in Rust."""
+    """``transform`` (gather) or ``inverse_transform`` (scatter) of a NumPy array, in Rust. The map is checked to
+    be a bijection first: a scatter then writes every element of ``out`` (never uninitialised memory)."""
     import numpy
 
     source = numpy.ascontiguousarray(array)
@@ -246,6 +293,7 @@ def numpy_run(compiled: Compiled, array: Any, gather: bool, out_shape: Sequence[
         raise TypeError(f"lego: cannot transform an array of dtype {source.dtype} (Python objects)")
     if source.size != compiled.numel * batch:
         raise ValueError(f"Tensor numel ({source.size}) != layout numel ({compiled.numel * batch})")
+    check_bijection(compiled)
     out = numpy.empty(tuple(out_shape), dtype=source.dtype)
     compiled.program.run(source.ctypes.data, out.ctypes.data, source.dtype.itemsize, gather, batch)
     return out
@@ -256,8 +304,10 @@ def permutation_tables(compiled: Compiled) -> Tuple[Any, Any]:
     import numpy
 
     if compiled.tables is None:
-        fwd = numpy.empty(compiled.numel, dtype=numpy.int64)
-        compiled.program.table(fwd.ctypes.data)
+        fwd = check_bijection(compiled)
+        if fwd is None:
+            fwd = numpy.empty(compiled.numel, dtype=numpy.int64)
+            compiled.program.table(fwd.ctypes.data)
         inv = numpy.empty_like(fwd)
         inv[fwd] = numpy.arange(compiled.numel, dtype=numpy.int64)
         fwd.setflags(write=False)
@@ -275,6 +325,7 @@ def torch_index(compiled: Compiled, device: Any) -> Any:
     on few dims costs only their product; the result is expanded to the full index space."""
     import torch
 
+    check_bijection(compiled)
     dims = compiled.dims
     rank = len(dims)
     values: List[Any] = []
@@ -412,3 +463,7 @@ def get_compiler(layout: LayoutBlock, shape: Optional[Sequence[int]] = None, dty
         compiler = LayoutCompiler(layout, shape, dtype, dim_bindings).compile()
         cache[key] = compiler
     return compiler
+
+
+# GroupBy.transform (lego.core) compiles through this module; lego.core does not import it (one direction).
+register_compiler_factory(get_compiler)

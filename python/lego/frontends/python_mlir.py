@@ -18,7 +18,8 @@ import sympy
 
 from ..backend.compiler import (Compiled, _concrete_dims, _dtype_to_mlir, compile_program, numpy_run,
                                 permutation_tables, resolve_bindings, torch_index)
-from ..core import Col, GenP, GroupBy, LayoutBlock, OrderBy, RegP, Row, TileByLayout, product
+from ..core import (Col, GenP, GroupBy, LayoutBlock, OrderBy, RegP, Row, TileByLayout, _check_layout_invertible,
+                    product)
 
 __all__ = ["row", "col", "reg_p", "order_by", "tile_by", "group_by", "gen_p", "LegoLayout", "RowMajor", "ColMajor",
            "Transposed", "TiledPermute", "Tiled", "TiledView", "Custom", "ZCurve", "Swizzle", "BlockCyclic", "Batched",
@@ -84,20 +85,6 @@ def _torch_module() -> Any:
 def _unsupported(t: Any) -> TypeError:
     return TypeError(f"Unsupported tensor type: {type(t).__module__}.{type(t).__name__} (a numpy.ndarray or a "
                      f"torch.Tensor)")
-
-
-def _check_layout_invertible(layout: LayoutBlock) -> None:
-    """``ValueError`` (``no inverse``) when a GenP inside ``layout`` has no inverse."""
-    stack: List[Any] = [layout]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, GenP) and not node.has_inverse:
-            raise ValueError(f"the layout contains {node!r}, which has no inverse: inverse_transform needs one "
-                             f"(pass f_inv to GenP)")
-        if isinstance(node, OrderBy):
-            stack.extend(perm for element in node.chain for perm in element.perms)
-        elif isinstance(node, GroupBy):
-            stack.extend(node.objects)
 
 
 def _shape_tuple(shape: Any) -> Tuple[int, ...]:

@@ -25,6 +25,7 @@ import numpy
 import torch
 from torch.utils._pytree import tree_flatten, tree_map
 
+from ..backend.compiler import check_permutation
 from ..frontends.python_mlir import BatchedLayout, LegoLayout
 from . import ops as _ops  # noqa: F401 (registers torch.ops.lego.*)
 
@@ -107,6 +108,7 @@ def layout_tables(layout: Any, device: Any = "cpu") -> Tuple[torch.Tensor, torch
     else:
         count = int(numpy.prod(layout.shape))
         fwd = torch.as_tensor(layout.transform(numpy.arange(count, dtype=numpy.int64))).reshape(-1).to(torch.int64)
+        check_permutation(fwd.numpy(), tuple(layout.shape))  # a duck-typed layout: inv below must be written
     inv = torch.empty_like(fwd)
     inv[fwd] = torch.arange(fwd.numel(), dtype=torch.int64)
     cache[device] = (fwd.to(device), inv.to(device))
