@@ -311,23 +311,11 @@ _MOVE: List[Any] = []
 
 def _require_bijection(compiled: Any) -> None:
     """The kernels write every output element exactly once only for a bijection (the scatter's destinations,
-    the gather's sources): checked once per compiled layout on its permutation table (O(n), on the CPU), so no
-    path returns memory the kernel did not write. ``ValueError`` naming two indices that collide."""
-    if getattr(compiled, "bijection_checked", False):
-        return
-    import numpy
+    the gather's sources): ``compiler.check_bijection``, once per compiled layout, so no path returns memory the
+    kernel did not write."""
+    from .compiler import check_bijection
 
-    count = compiled.numel
-    fwd = numpy.empty(count, dtype=numpy.int64)
-    compiled.program.table(fwd.ctypes.data)  # every entry: the forward map of each index
-    if count and (int(fwd.min()) < 0 or int(fwd.max()) >= count):
-        raise ValueError(f"the layout maps a position outside the {count} elements: it is not a bijection on this shape")
-    hits = numpy.bincount(fwd, minlength=count)
-    if count and int(hits.max()) > 1:
-        value = int(numpy.argmax(hits > 1))
-        first, second = (int(k) for k in numpy.flatnonzero(fwd == value)[:2])
-        raise ValueError(f"the layout is not a bijection on this shape: indices {first} and {second} both map to {value}")
-    compiled.bijection_checked = True
+    check_bijection(compiled)
 
 
 def move(compiled: Any, t: Any, gather: bool, batch: int = 1) -> Any:
