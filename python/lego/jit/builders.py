@@ -587,6 +587,8 @@ GPUTarget("cuda", "lego-to-nvvm", lambda: _nvidia_chip()[0], _cuda_format(), lam
           "lego_cuda_").register()
 GPUTarget("rocm", "lego-to-rocdl", "gfx900", "assembly").register()
 GPUTarget("llvmspirv", "lego-to-llvmspirv", "generic", "assembly").register()
+# Intel GPUs (XeVM; the GPU kernel DSL's `intel` target, docs/gpu-dsl.md).
+GPUTarget("intel", "lego-to-xevm", "bmg", "assembly", tmp_prefix="lego_intel_").register()
 
 SPIRV_TARGETS = ("vulkan", "webgpu", "metal", "webgl")
 
