@@ -607,12 +607,12 @@ class KernelCompiler:
 
     def b_lane_id(self, node: ast.Call, env: _Scope) -> Value:
         self._args(node, 0, 0)
-        self._subgroup(node)
+        self.gpu_only("lane_id()", node)
         return self.op("gpu.lane_id"), "index"
 
     def b_warp_size(self, node: ast.Call, env: _Scope) -> Value:
         self._args(node, 0, 0)
-        self._subgroup(node)
+        self.gpu_only("warp_size()", node)
         return self.op("gpu.subgroup_size : index"), "index"
 
     def _subgroup(self, node: ast.AST) -> None:

@@ -44,17 +44,21 @@ __all__ = ["gpu_kernel", "Buffer", "Shared", "TensorCore", "DType", "GPUKernel",
 #: Every compile target of the DSL.
 TARGETS = ("cuda", "rocm", "llvmspirv", "intel", "vulkan", "webgpu", "webgl", "metal")
 
-#: Features each target lacks (checked before compiling; docs/gpu-dsl.md, "Targets"). Tensor-core MMA is
-#: lowered only to NVVM (nvvm.wmma); no pipeline lowers gpu.all_reduce.
+#: Features each target lacks (checked before compiling; docs/gpu-dsl.md, "Targets"), as measured on this
+#: repository's pipelines: tensor-core MMA is lowered only to NVVM (nvvm.wmma); gpu.all_reduce only by
+#: lego-to-nvvm and lego-to-llvmspirv; gpu.shuffle (every warp operation) only by lego-to-nvvm and
+#: lego-to-rocdl (the SPIR-V conversions refuse it: no subgroup-shuffle capability in lego-to-spirv's target
+#: environment, no required subgroup size on the LLVM SPIR-V kernels).
+_NO_SHUFFLE = (F_SUBGROUP, F_MMA)
 TARGET_FEATURES: Dict[str, Tuple[str, ...]] = {
-    "cuda": (F_ALL_REDUCE,),
+    "cuda": (),
     "rocm": (F_MMA, F_ALL_REDUCE),
-    "llvmspirv": (F_MMA, F_ALL_REDUCE),
-    "intel": (F_MMA, F_ALL_REDUCE),
-    "vulkan": (F_MMA, F_ALL_REDUCE),
-    "webgpu": (F_MMA, F_ALL_REDUCE),
-    "webgl": (F_MMA, F_ALL_REDUCE),
-    "metal": (F_MMA, F_ALL_REDUCE),
+    "llvmspirv": _NO_SHUFFLE,
+    "intel": _NO_SHUFFLE + (F_ALL_REDUCE,),
+    "vulkan": _NO_SHUFFLE + (F_ALL_REDUCE,),
+    "webgpu": _NO_SHUFFLE + (F_ALL_REDUCE,),
+    "webgl": _NO_SHUFFLE + (F_ALL_REDUCE,),
+    "metal": _NO_SHUFFLE + (F_ALL_REDUCE,),
 }
 
 
