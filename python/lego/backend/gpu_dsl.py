@@ -231,8 +231,8 @@ class GPUKernel(KernelBuilder):
             if not buf.shared:
                 buffers[id(buf)] = (buf, f"%arg{k}")
                 args.append(f"%arg{k}: {buf.memref_type}")
-        e.emit("%c0 = arith.constant 0 : index")
-        e.emit("%c1 = arith.constant 1 : index")
+        e.emit("%emu_c0 = arith.constant 0 : index")
+        e.emit("%emu_c1 = arith.constant 1 : index")
         for k, buf in enumerate(self.buffers):
             if buf.shared:
                 buffers[id(buf)] = (buf, f"%shm{k}")
@@ -246,7 +246,7 @@ class GPUKernel(KernelBuilder):
         for kind, axis, size in loops:
             iv = f"%{kind[0]}{axis}"
             e.emit(f"%n{kind[0]}{axis} = arith.constant {size} : index")
-            e.emit(f"scf.for {iv} = %c0 to %n{kind[0]}{axis} step %c1 {{")
+            e.emit(f"scf.for {iv} = %emu_c0 to %n{kind[0]}{axis} step %emu_c1 {{")
             e.indent += "  "
             ids[f"{kind}.{axis}"] = iv
         # shared buffers are plain (default memory space) memrefs here
