@@ -47,6 +47,11 @@ def _assigned_names(statements: Sequence[ast.stmt]) -> Set[str]:
     return names
 
 
+def _has_barrier(statements: Sequence[ast.stmt]) -> bool:
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "barrier"
+               for statement in statements for n in ast.walk(statement))
+
+
 class _Scope(dict):
     """Kernel locals: name → (value, tag)."""
 
@@ -62,6 +67,10 @@ class KernelCompiler:
         self.mode = mode
         self.ids = ids or {}
         self.features: Dict[str, str] = {}
+        # how many runtime regions (scf.for / scf.if bodies) enclose the op being traced
+        self.depth = 0
+        # CPU mode: called at a barrier at depth 0 (splits the emulation's thread loops there)
+        self.on_barrier: Optional[Callable[[_Scope], None]] = None
         self.layouts: Dict[str, LayoutBlock] = {name: buf.layout for name, buf in kernel._param_buffers.items()}
 
     # --- locations and errors ---------------------------------------------------------------------------------
@@ -120,19 +129,23 @@ class KernelCompiler:
         """Runs ``fn`` with the emitter writing into a fresh list (a region body being traced)."""
         saved_lines, saved_indent = self.e.lines, self.e.indent
         self.e.lines, self.e.indent = [], saved_indent + "  "
+        self.depth += 1
         try:
             result = fn()
             return self.e.lines, result
         finally:
+            self.depth -= 1
             self.e.lines, self.e.indent = saved_lines, saved_indent
 
     def into(self, lines: List[str], fn: Callable[[], Any]) -> Any:
         """Appends more ops to an already captured region body."""
         saved_lines, saved_indent = self.e.lines, self.e.indent
         self.e.lines, self.e.indent = lines, saved_indent + "  "
+        self.depth += 1
         try:
             return fn()
         finally:
+            self.depth -= 1
             self.e.lines, self.e.indent = saved_lines, saved_indent
 
     # --- conversions ------------------------------------------------------------------------------------------
@@ -260,6 +273,15 @@ class KernelCompiler:
         lb, ub, step = (self.const(0, "index"), bounds[0], self.const(1, "index")) if len(bounds) == 1 else \
             (bounds[0], bounds[1], bounds[2] if len(bounds) == 3 else self.const(1, "index"))
         var = node.target.id
+        if self.mode == "cpu" and self.on_barrier is not None and _has_barrier(node.body) and \
+                all(self.expr(a, env)[1] == "ct_int" for a in it.args):
+            # The emulation splits its thread loops at each barrier, which it can only do outside runtime
+            # regions: a compile-time trip count lets it unroll the loop instead.
+            for k in range(*[self.expr(a, env)[0] for a in it.args]):
+                env[var] = (k, "ct_int")
+                self.block(node.body, env)
+            env.pop(var, None)
+            return
         carried = [n for n in self._carried(_assigned_names(node.body), env) if n != var]
         types = {n: self.materialise(env[n])[1] if env[n][1] in ("ct_int", "ct_float") else env[n][1] for n in carried}
         inits = {n: self.convert(env[n], types[n], node)[0] for n in carried}
@@ -577,7 +599,12 @@ class KernelCompiler:
     def b_barrier(self, node: ast.Call, env: _Scope) -> Value:
         self._args(node, 0, 0)
         self.use(F_BARRIER, node)
-        self.gpu_only("barrier()", node)
+        if self.mode == "cpu":
+            if self.on_barrier is None or self.depth:
+                raise NotEmulable(f"barrier() at {self.where(node)} inside a runtime if/for cannot run in the CPU "
+                                  "emulation (it splits the thread loops at top-level barriers only)")
+            self.on_barrier(env)
+            return 0, "ct_int"
         self.ctx.barrier()
         return 0, "ct_int"
 

@@ -222,8 +222,10 @@ class GPUKernel(KernelBuilder):
 
     def cpu_mlir_text(self) -> str:
         """The kernel as a CPU function: a loop nest over blocks (z, y, x) and threads (z, y, x) around the body;
-        shared buffers are stack arrays. Raises ``NotEmulable`` for barriers, warp and tensor-core operations
-        (threads run one after another, so those have no meaning here)."""
+        shared buffers are stack arrays. A barrier outside runtime ``if``/``for`` regions splits the thread loops
+        there (every thread of the block finishes the phase before any starts the next; locals live across it in
+        per-thread arrays), a ``for`` with a compile-time trip count around barriers is unrolled. Raises
+        ``NotEmulable`` for other barriers, warp and tensor-core operations."""
         e = _Emitter()
         buffers: Dict[int, Tuple[LayoutBuffer, str]] = {}
         args = []
@@ -244,11 +246,68 @@ class GPUKernel(KernelBuilder):
             e.emit(f"%bd{axis} = arith.constant {size} : index")
             ids[f"block_dim.{axis}"] = f"%bd{axis}"
         for kind, axis, size in loops:
-            iv = f"%{kind[0]}{axis}"
             e.emit(f"%n{kind[0]}{axis} = arith.constant {size} : index")
-            e.emit(f"scf.for {iv} = %emu_c0 to %n{kind[0]}{axis} step %emu_c1 {{")
-            e.indent += "  "
-            ids[f"{kind}.{axis}"] = iv
+        entry = [len(e.lines)]  # where per-thread spill arrays are allocated (before every loop)
+
+        def open_loops(nest: Sequence[Tuple[str, str, int]]) -> None:
+            for kind, axis, size in nest:
+                iv = e.fresh(f"{kind[0]}{axis}_")
+                e.emit(f"scf.for {iv} = %emu_c0 to %n{kind[0]}{axis} step %emu_c1 {{")
+                e.indent += "  "
+                ids[f"{kind}.{axis}"] = iv
+
+        def close_loops(count: int) -> None:
+            for _ in range(count):
+                e.indent = e.indent[:-2]
+                e.emit("}")
+
+        open_loops(loops)
+        threads = loops[3:]
+        nthreads = self.block[0] * self.block[1] * self.block[2]
+
+        def linear_tid() -> str:
+            # (tz·by + ty)·bx + tx, the index of this thread's slot in a spill array
+            by, bx = e.fresh("c"), e.fresh("c")
+            e.emit(f"{by} = arith.constant {self.block[1]} : index")
+            e.emit(f"{bx} = arith.constant {self.block[0]} : index")
+            zy = e.fresh("tid")
+            e.emit(f"{zy} = arith.muli {ids['thread_id.z']}, {by} : index")
+            zy2 = e.fresh("tid")
+            e.emit(f"{zy2} = arith.addi {zy}, {ids['thread_id.y']} : index")
+            row = e.fresh("tid")
+            e.emit(f"{row} = arith.muli {zy2}, {bx} : index")
+            t = e.fresh("tid")
+            e.emit(f"{t} = arith.addi {row}, {ids['thread_id.x']} : index")
+            return t
+
+        def on_barrier(env: Dict[str, Any]) -> None:
+            """A barrier between phases: every runtime local goes to a per-thread array, the thread loops end
+            (all threads of the block have run the phase) and start again, and the locals come back."""
+            spills = []
+            tid = linear_tid()
+            for name, (value, tag) in list(env.items()):
+                parts = [(v, "index") for v in value] if tag == "tuple" else [(value, tag)] if tag in ("index", "i32", "i1", "f16", "f32") else []
+                if tag not in ("tuple", "index", "i32", "i1", "f16", "f32", "ct_int", "ct_float", "ct_obj"):
+                    raise NotEmulable(f"the local '{name}' ({tag}) cannot live across a barrier in the CPU emulation")
+                slots = []
+                for v, ty in parts:
+                    arr = e.fresh("spill")
+                    e.lines.insert(entry[0], f"    {arr} = memref.alloca() : memref<{nthreads}x{ty}>")
+                    entry[0] += 1
+                    e.emit(f"memref.store {v}, {arr}[{tid}] : memref<{nthreads}x{ty}>")
+                    slots.append((arr, ty))
+                if slots:
+                    spills.append((name, tag, slots))
+            close_loops(len(threads))
+            open_loops(threads)
+            tid = linear_tid()
+            for name, tag, slots in spills:
+                loaded = []
+                for arr, ty in slots:
+                    v = e.fresh("fill")
+                    e.emit(f"{v} = memref.load {arr}[{tid}] : memref<{nthreads}x{ty}>")
+                    loaded.append(v)
+                env[name] = (loaded, "tuple") if tag == "tuple" else (loaded[0], tag)
         # shared buffers are plain (default memory space) memrefs here
         shared_copy = {id(b): LayoutBuffer(b.layout, b.shape, b.dtype, shared=False) for b in self.buffers if b.shared}
         for key, plain in shared_copy.items():
@@ -258,10 +317,9 @@ class GPUKernel(KernelBuilder):
         # loads/stores go through the KernelContext by buffer identity: map the shared parameters to plain views
         compiler.k = _SharedAsPlain(self, shared_copy)
         compiler.layouts = {name: buf.layout for name, buf in compiler.k._param_buffers.items()}
+        compiler.on_barrier = on_barrier
         compiler.run()
-        for _ in loops:
-            e.indent = e.indent[:-2]
-            e.emit("}")
+        close_loops(len(loops))
         return "\n".join([f"func.func @{self.name}({', '.join(args)}) {{"] + e.lines + ["    return", "}"]) + "\n"
 
     def run_cpu(self, *arrays: np.ndarray) -> None:
