@@ -3,8 +3,9 @@
 Every puzzle's every kernel is compiled for every target the puzzle lists, and each artifact is checked by a
 tool that is not ours: PTX (``format=assembly``) must hold the kernel's ``.entry``, AMDGCN its
 ``.amdgcn_target``/kernel symbol, XeVM a ``gpu.binary``, llvmspirv ``spir_kernelcc`` functions, the Vulkan
-SPIR-V must pass ``spirv-val``, and naga re-validates the WGSL and GLSL it wrote (MSL: naga has no MSL reader,
-so the SPIR-V it converted is validated by naga instead). A target that lacks a feature the kernel uses must be
+SPIR-V must pass ``spirv-val``, naga re-validates the WGSL it wrote, ``glslangValidator`` the GLSL ES compute
+shader (naga reads desktop GLSL only) and, as naga has no MSL reader, naga validates the SPIR-V it converted to
+MSL. A target that lacks a feature the kernel uses must be
 refused with ``TargetFeatureError`` naming both (and only then). Kernels the CPU emulation can run
 (``lego-to-llvm``: no warp or tensor-core operations, barriers at the top level) run against NumPy; the
 expected values come from each puzzle's NumPy reference, never from our own output."""
@@ -61,9 +62,15 @@ def _check_artifact(target, result, kernel_name):
         run = subprocess.run([_tool("spirv-val"), "--target-env", "vulkan1.2", result.kernel_path],
                              capture_output=True, text=True)
         assert run.returncode == 0, f"spirv-val: {run.stdout}{run.stderr}"
-    elif target in ("webgpu", "webgl"):
+    elif target == "webgpu":
         run = subprocess.run([_tool("naga"), result.kernel_path], capture_output=True, text=True)
-        assert run.returncode == 0, f"naga rejects its own {target} output: {run.stderr}"
+        assert run.returncode == 0, f"naga rejects its own WGSL: {run.stderr}"
+    elif target == "webgl":
+        # naga's GLSL reader takes desktop GLSL 440/450 only, not the GLSL ES 3.10 it writes: Khronos'
+        # reference compiler checks the compute shader instead.
+        assert result.kernel_source.startswith("#version 310 es")
+        run = subprocess.run([_tool("glslangValidator"), "-S", "comp", result.kernel_path], capture_output=True, text=True)
+        assert run.returncode == 0, f"glslangValidator: {run.stdout}{run.stderr}"
     elif target == "metal":
         assert "kernel void" in result.kernel_source
         run = subprocess.run([_tool("naga"), result.spv_path], capture_output=True, text=True)
