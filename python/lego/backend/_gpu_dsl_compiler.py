@@ -744,9 +744,15 @@ class KernelCompiler:
         zero = self.const(0.0, ty)
         return self._scan((self.op(f"arith.select {valid}, {other}, {zero} : {ty}"), ty), node)
 
+    _GLSL = {"exp": "Exp", "sqrt": "Sqrt", "rsqrt": "InverseSqrt"}
+
     def _math(self, fn: str, node: ast.Call, env: _Scope) -> Value:
         (arg,) = self._args(node, 1, 1)
         v = self._float(arg, env)
+        if getattr(self.k, "_spirv_math", False) and self.mode == "gpu":
+            # lego-to-spirv's convert-gpu-to-spirv has no math patterns (math.exp fails to legalize): for the
+            # SPIR-V family the GLSL.std.450 instruction is emitted directly (already legal there).
+            return self.op(f"spirv.GL.{self._GLSL[fn]} {v[0]} : {v[1]}"), v[1]
         return self.op(f"math.{fn} {v[0]} : {v[1]}"), v[1]
 
     def b_exp(self, node: ast.Call, env: _Scope) -> Value:
