@@ -47,6 +47,18 @@ def _assigned_names(statements: Sequence[ast.stmt]) -> Set[str]:
     return names
 
 
+def _float_literal(value: float, ty: str) -> str:
+    """An MLIR float literal: ``repr`` gives ``1e-05`` (no digit after a point: MLIR reads no float), so the
+    exponent form always has one; inf / nan are written as their bit patterns."""
+    import math
+    import struct
+    if not math.isfinite(value):
+        fmt, width = {"f16": ("<e", "H"), "f32": ("<f", "I"), "f64": ("<d", "Q")}[ty]
+        bits = struct.unpack("<" + width, struct.pack(fmt, value))[0]
+        return f"0x{bits:X}"
+    return f"{value:.17e}"
+
+
 def _has_barrier(statements: Sequence[ast.stmt]) -> bool:
     return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "barrier"
                for statement in statements for n in ast.walk(statement))
@@ -120,7 +132,7 @@ class KernelCompiler:
         if tag == "index":
             return self.ctx.const_index(int(value))
         if tag in _FLOATS:
-            return self.op(f"arith.constant {float(value)!r} : {tag}")
+            return self.op(f"arith.constant {_float_literal(float(value), tag)} : {tag}")
         if tag == "i1":
             return self.op(f"arith.constant {'true' if value else 'false'}")
         return self.op(f"arith.constant {int(value)} : {tag}")
