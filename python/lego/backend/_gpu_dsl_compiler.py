@@ -59,6 +59,11 @@ def _float_literal(value: float, ty: str) -> str:
     return f"{value:.17e}"
 
 
+_WARP_CALLS = {"shuffle_down", "shuffle_up", "shuffle_xor", "shuffle_idx", "broadcast", "subgroup_reduce_add",
+               "subgroup_reduce_mul", "subgroup_reduce_max", "subgroup_reduce_min", "warp_prefix_sum",
+               "warp_prefix_sum_exclusive"}
+
+
 def _has_barrier(statements: Sequence[ast.stmt]) -> bool:
     return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "barrier"
                for statement in statements for n in ast.walk(statement))
@@ -83,6 +88,10 @@ class KernelCompiler:
         self.depth = 0
         # CPU mode: called at a barrier at depth 0 (splits the emulation's thread loops there)
         self.on_barrier: Optional[Callable[[_Scope], None]] = None
+        # CPU mode: a warp shuffle at depth 0 (mode, value, i32 offset) → (result, valid, own value); lane_id()
+        self.on_shuffle: Optional[Callable[[str, Value, str, _Scope], Tuple[str, str, str]]] = None
+        self.on_lane: Optional[Callable[[], str]] = None
+        self._env: _Scope = _Scope()
         self.layouts: Dict[str, LayoutBlock] = {name: buf.layout for name, buf in kernel._param_buffers.items()}
 
     # --- locations and errors ---------------------------------------------------------------------------------
@@ -218,7 +227,36 @@ class KernelCompiler:
 
     def block(self, statements: Sequence[ast.stmt], env: _Scope) -> None:
         for statement in statements:
-            self.statement(statement, env)
+            if self.mode == "cpu" and self.on_shuffle is not None and not self.depth and \
+                    isinstance(statement, (ast.Assign, ast.AugAssign, ast.Expr)):
+                self._hoisted(statement, env)
+            else:
+                self.statement(statement, env)
+
+    def _hoisted(self, statement: ast.stmt, env: _Scope) -> None:
+        """CPU mode: each warp operation of the statement first goes to a temporary of its own (the emulation
+        ends a phase there, so no operand computed before it may be used after it), then the statement runs on
+        the temporaries."""
+        temps: List[ast.stmt] = []
+        compiler = self
+
+        class Hoist(ast.NodeTransformer):
+            def visit_Call(self, node: ast.Call) -> ast.AST:
+                self.generic_visit(node)
+                if isinstance(node.func, ast.Name) and node.func.id in _WARP_CALLS:
+                    name = f"__warp{len(temps)}"
+                    temps.append(ast.copy_location(ast.Assign(targets=[ast.Name(name, ast.Store())], value=node), node))
+                    return ast.copy_location(ast.Name(name, ast.Load()), node)
+                return node
+
+        import copy
+        rewritten = Hoist().visit(copy.deepcopy(statement))
+        self._env = env
+        for temp in temps:
+            compiler.statement(temp, env)
+        compiler.statement(rewritten, env)
+        for k in range(len(temps)):
+            env.pop(f"__warp{k}", None)
 
     def statement(self, node: ast.stmt, env: _Scope) -> None:
         if isinstance(node, ast.Assign):
@@ -646,6 +684,8 @@ class KernelCompiler:
 
     def b_lane_id(self, node: ast.Call, env: _Scope) -> Value:
         self._args(node, 0, 0)
+        if self.mode == "cpu" and self.on_lane is not None:
+            return self.on_lane(), "index"
         self.gpu_only("lane_id()", node)
         return self.op("gpu.lane_id"), "index"
 
@@ -654,24 +694,28 @@ class KernelCompiler:
         self.gpu_only("warp_size()", node)
         return self.op("gpu.subgroup_size : index"), "index"
 
-    def _subgroup(self, node: ast.AST) -> None:
-        self.use(F_SUBGROUP, node)
-        self.gpu_only("a warp operation", node)
 
-    def shuffle(self, mode: str, value: Value, offset: Value, node: ast.AST) -> Tuple[str, str, str]:
-        """``gpu.shuffle`` (width 32): (result, valid flag, type)."""
-        self._subgroup(node)
+    def shuffle(self, mode: str, value: Value, offset: Value, node: ast.AST) -> Tuple[str, str, str, str]:
+        """``gpu.shuffle`` (width 32): (result, valid flag, type, the shuffled value as seen after the shuffle:
+        the CPU emulation ends a phase at each shuffle, so the operand must be re-read from there on)."""
+        self.use(F_SUBGROUP, node)
         x = value if value[1] in _FLOATS else self.convert(value, "f32", node)
         off = self.convert(offset, "i32", node)[0]
+        if self.mode == "cpu":
+            if self.on_shuffle is None or self.depth:
+                raise NotEmulable(f"a warp operation at {self.where(node)} inside a runtime if/for cannot run in the "
+                                  "CPU emulation (it emulates warp operations at the top level only)")
+            result, valid, own = self.on_shuffle(mode, x, off, self._env)
+            return result, valid, x[1], own
         width = self.const(32, "i32")
         name = self.e.fresh("sh")
         self.e.emit(f"{name}:2 = gpu.shuffle {mode} {x[0]}, {off}, {width} : {x[1]}")
-        return f"{name}#0", f"{name}#1", x[1]
+        return f"{name}#0", f"{name}#1", x[1], x[0]
 
     def _shuffle_builtin(self, mode: str) -> Callable[[ast.Call, _Scope], Value]:
         def handler(node: ast.Call, env: _Scope) -> Value:
             args = self._args(node, 2, 2)
-            v, _, ty = self.shuffle(mode, self._float(args[0], env), self.expr(args[1], env), node)
+            v, _, ty, _ = self.shuffle(mode, self._float(args[0], env), self.expr(args[1], env), node)
             return v, ty
         return handler
 
@@ -690,7 +734,7 @@ class KernelCompiler:
     def b_broadcast(self, node: ast.Call, env: _Scope) -> Value:
         args = self._args(node, 1, 2)
         lane = self.expr(args[1], env) if len(args) == 2 else (0, "ct_int")
-        v, _, ty = self.shuffle("idx", self._float(args[0], env), lane, node)
+        v, _, ty, _ = self.shuffle("idx", self._float(args[0], env), lane, node)
         return v, ty
 
     _REDUCE = {"add": "addf", "mul": "mulf", "max": "maximumf", "min": "minimumf"}
@@ -701,8 +745,8 @@ class KernelCompiler:
         (arg,) = self._args(node, 1, 1)
         v = self._float(arg, env)
         for offset in (16, 8, 4, 2, 1):
-            other, _, ty = self.shuffle("xor", v, (offset, "ct_int"), node)
-            v = (self.op(f"arith.{self._REDUCE[kind]} {v[0]}, {other} : {ty}"), ty)
+            other, _, ty, own = self.shuffle("xor", v, (offset, "ct_int"), node)
+            v = (self.op(f"arith.{self._REDUCE[kind]} {own}, {other} : {ty}"), ty)
         return v
 
     def b_subgroup_reduce_add(self, node: ast.Call, env: _Scope) -> Value:
@@ -740,9 +784,9 @@ class KernelCompiler:
 
     def _scan(self, v: Value, node: ast.AST) -> Value:
         for offset in (1, 2, 4, 8, 16):
-            other, valid, ty = self.shuffle("up", v, (offset, "ct_int"), node)
-            total = self.op(f"arith.addf {v[0]}, {other} : {ty}")
-            v = (self.op(f"arith.select {valid}, {total}, {v[0]} : {ty}"), ty)
+            other, valid, ty, own = self.shuffle("up", v, (offset, "ct_int"), node)
+            total = self.op(f"arith.addf {own}, {other} : {ty}")
+            v = (self.op(f"arith.select {valid}, {total}, {own} : {ty}"), ty)
         return v
 
     def b_warp_prefix_sum(self, node: ast.Call, env: _Scope) -> Value:
@@ -752,7 +796,7 @@ class KernelCompiler:
     def b_warp_prefix_sum_exclusive(self, node: ast.Call, env: _Scope) -> Value:
         (arg,) = self._args(node, 1, 1)
         v = self._float(arg, env)
-        other, valid, ty = self.shuffle("up", v, (1, "ct_int"), node)
+        other, valid, ty, _ = self.shuffle("up", v, (1, "ct_int"), node)
         zero = self.const(0.0, ty)
         return self._scan((self.op(f"arith.select {valid}, {other}, {zero} : {ty}"), ty), node)
 

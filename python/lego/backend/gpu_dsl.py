@@ -314,6 +314,50 @@ class GPUKernel(KernelBuilder):
                     e.emit(f"{v} = memref.load {arr}[{tid}] : memref<{nthreads}x{ty}>")
                     loaded.append(v)
                 env[name] = (loaded, "tuple") if tag == "tuple" else (loaded[0], tag)
+        def alloca(ty: str) -> str:
+            arr = e.fresh("spill")
+            e.lines.insert(entry[0], f"    {arr} = memref.alloca() : memref<{nthreads}x{ty}>")
+            entry[0] += 1
+            return arr
+
+        def op(text: str) -> str:
+            name = e.fresh("w")
+            e.emit(f"{name} = {text}")
+            return name
+
+        def lane_of(tid: str) -> str:
+            return op(f"arith.remui {tid}, {op('arith.constant 32 : index')} : index")
+
+        def on_lane() -> str:
+            return lane_of(linear_tid())
+
+        def on_shuffle(mode: str, x: Tuple[str, str], off: str, env: Dict[str, Any]) -> Tuple[str, str, str]:
+            """gpu.shuffle (width 32) between phases: every lane's operand and offset go to per-thread arrays,
+            the phase ends, each lane reads its source lane's slot (its own operand where the source is outside
+            the warp, as the hardware returns)."""
+            value, ty = x
+            tid = linear_tid()
+            values, offsets = alloca(ty), alloca("i32")
+            e.emit(f"memref.store {value}, {values}[{tid}] : memref<{nthreads}x{ty}>")
+            e.emit(f"memref.store {off}, {offsets}[{tid}] : memref<{nthreads}xi32>")
+            on_barrier(env)
+            tid = linear_tid()
+            own = op(f"memref.load {values}[{tid}] : memref<{nthreads}x{ty}>")
+            k = op(f"arith.index_cast {op(f'memref.load {offsets}[{tid}] : memref<{nthreads}xi32>')} : i32 to index")
+            lane = lane_of(tid)
+            src = {"down": lambda: op(f"arith.addi {lane}, {k} : index"),
+                   "up": lambda: op(f"arith.subi {lane}, {k} : index"),
+                   "xor": lambda: op(f"arith.xori {lane}, {k} : index"),
+                   "idx": lambda: k}[mode]()
+            zero, width, total = (op(f"arith.constant {c} : index") for c in (0, 32, nthreads))
+            slot = op(f"arith.addi {op(f'arith.subi {tid}, {lane} : index')}, {src} : index")
+            valid = op(f"arith.andi {op(f'arith.cmpi sge, {src}, {zero} : index')}, "
+                       f"{op(f'arith.cmpi slt, {src}, {width} : index')} : i1")
+            valid = op(f"arith.andi {valid}, {op(f'arith.cmpi slt, {slot}, {total} : index')} : i1")
+            slot = op(f"arith.select {valid}, {slot}, {tid} : index")
+            other = op(f"memref.load {values}[{slot}] : memref<{nthreads}x{ty}>")
+            return op(f"arith.select {valid}, {other}, {own} : {ty}"), valid, own
+
         # shared buffers are plain (default memory space) memrefs here
         shared_copy = {id(b): LayoutBuffer(b.layout, b.shape, b.dtype, shared=False) for b in self.buffers if b.shared}
         for key, plain in shared_copy.items():
@@ -324,6 +368,8 @@ class GPUKernel(KernelBuilder):
         compiler.k = _SharedAsPlain(self, shared_copy)
         compiler.layouts = {name: buf.layout for name, buf in compiler.k._param_buffers.items()}
         compiler.on_barrier = on_barrier
+        compiler.on_shuffle = on_shuffle
+        compiler.on_lane = on_lane
         compiler.run()
         close_loops(len(loops))
         return "\n".join([f"func.func @{self.name}({', '.join(args)}) {{"] + e.lines + ["    return", "}"]) + "\n"
