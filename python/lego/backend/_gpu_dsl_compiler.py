@@ -198,9 +198,11 @@ class KernelCompiler:
             return self.op(f"{op} {value} : {tag} to {ty}"), ty
         if tag in ("index", "i32", "i1") and ty in _FLOATS:
             if tag == "index":
-                # through i64, not i32 (the published DSL wraps indices ≥ 2³¹)
-                value = self.op(f"arith.index_cast {value} : index to i64")
-                tag = "i64"
+                # through i64, not i32 (the published DSL wraps indices ≥ 2³¹) — except on the SPIR-V family,
+                # whose kernels have 32-bit indices and no Int64 capability (nothing to wrap there)
+                wide = "i32" if getattr(self.k, "_spirv_target", False) and self.mode == "gpu" else "i64"
+                value = self.op(f"arith.index_cast {value} : index to {wide}")
+                tag = wide
             op = "arith.uitofp" if tag == "i1" else "arith.sitofp"
             return self.op(f"{op} {value} : {tag} to {ty}"), ty
         if tag == "index" and ty == "i32":
@@ -805,7 +807,7 @@ class KernelCompiler:
     def _math(self, fn: str, node: ast.Call, env: _Scope) -> Value:
         (arg,) = self._args(node, 1, 1)
         v = self._float(arg, env)
-        if getattr(self.k, "_spirv_math", False) and self.mode == "gpu":
+        if getattr(self.k, "_spirv_target", False) and self.mode == "gpu":
             # lego-to-spirv's convert-gpu-to-spirv has no math patterns (math.exp fails to legalize): for the
             # SPIR-V family the GLSL.std.450 instruction is emitted directly (already legal there).
             return self.op(f"spirv.GL.{self._GLSL[fn]} {v[0]} : {v[1]}"), v[1]

@@ -167,7 +167,7 @@ class GPUKernel(KernelBuilder):
             self._param_buffers[arg.arg] = buf
             buffers.append(buf)
         self._features: Dict[str, str] = {}
-        self._spirv_math = False
+        self._spirv_target = False
         super().__init__(buffers, self._trace, name=fn.__name__, grid=tuple(grid), block=tuple(block))
         # Check the body's syntax once now, so that unsupported Python is reported where the kernel is defined.
         self.mlir_text()
@@ -217,12 +217,12 @@ class GPUKernel(KernelBuilder):
     def compile(self, target: str = "webgpu", **kwargs: Any) -> CompileResult:
         if target in TARGET_FEATURES:
             self.check_target(target)
-        # The trace depends on the target family only for math functions (see _math in the tracer).
-        self._spirv_math = target in SPIRV_TARGETS
+        # The trace depends on the target family for math functions and index → float casts (the tracer).
+        self._spirv_target = target in SPIRV_TARGETS
         try:
             return super().compile(target=target, **kwargs)
         finally:
-            self._spirv_math = False
+            self._spirv_target = False
 
     # --- CPU emulation ----------------------------------------------------------------------------------------
 
