@@ -116,6 +116,10 @@ def test_puzzle_runs_on_the_cpu_against_numpy(stem):
             continue
         ok, err = bench_utils.compare_output(arrays[-1], expected, case.get("atol", 0), case.get("rtol", 0))
         assert ok, f"{case['label']}: max error {err}"
+        for index, fn in case.get("extra_checks", {}).items():  # outputs other than the last buffer
+            extra = np.asarray(fn([a.astype(np.float32) for a in arrays[:-1]]), np.float64).ravel()
+            ok, err = bench_utils.compare_output(arrays[index], extra, case.get("atol", 0), case.get("rtol", 0))
+            assert ok, f"{case['label']}: buffer {index}: max error {err}"
         ran += 1
     if ran == 0:
         pytest.skip(f"{stem}: no kernel the CPU emulation can run (GPU-only operations)")

@@ -39,7 +39,5 @@ def build(N):
 
 
 if __name__ == "__main__":
-    for name in ("elementwise_add", "tiled_add", "vectorized_add"):
-        pass
     print("Pattern: elementwise / tiled / vectorized", file=sys.stderr)
     bench_utils.main(globals())
