@@ -123,3 +123,19 @@ def test_puzzle_runs_on_the_cpu_against_numpy(stem):
         ran += 1
     if ran == 0:
         pytest.skip(f"{stem}: no kernel the CPU emulation can run (GPU-only operations)")
+
+
+def test_h100_script_generates_ptx_for_every_cuda_kernel(capsys):
+    # bench/gpu_puzzles/run_h100.py --dry-run: the catalogue kernels and the benchmark-size kernels it would
+    # launch on the device all compile to PTX here, so a puzzle edit cannot break the device run unnoticed.
+    import importlib.util
+    script = Path(__file__).resolve().parents[2] / "bench" / "gpu_puzzles" / "run_h100.py"
+    spec = importlib.util.spec_from_file_location("run_h100", script)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main(["--puzzles", str(PUZZLES), "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    cuda_kernels = sum(len(m.build(*m.ARGS)) for m in (importlib.import_module(s) for s in FILES) if "cuda" in m.TARGETS)
+    assert f"{cuda_kernels} kernels, 0 not passing" in out
+    # + the attention chain + the two matmuls
+    assert out.count("PTX ok") == cuda_kernels + len(module.MEMORY_BOUND) + 1 + 2
