@@ -16,6 +16,8 @@ APT_PACKAGES += fonts-dejavu-core
 APT_PACKAGES += gfortran clang-22 glslang-tools nodejs
 # lego-to-wasm's test links the wasm32 object with wasm-ld (test/targets/wasm.mlir).
 APT_PACKAGES += lld-22
+# The GPU puzzles' compile-only suite validates the Vulkan SPIR-V with spirv-val (python/tests/test_gpu_puzzles.py).
+APT_PACKAGES += spirv-tools
 # LEGO Studio's browser tests (test/studio/browser_test.py) drive Debian's chromium through chromedriver.
 APT_PACKAGES += chromium chromium-driver
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

@@ -587,6 +587,8 @@ GPUTarget("cuda", "lego-to-nvvm", lambda: _nvidia_chip()[0], _cuda_format(), lam
           "lego_cuda_").register()
 GPUTarget("rocm", "lego-to-rocdl", "gfx900", "assembly").register()
 GPUTarget("llvmspirv", "lego-to-llvmspirv", "generic", "assembly").register()
+# Intel GPUs (XeVM; the GPU kernel DSL's `intel` target, docs/gpu-dsl.md).
+GPUTarget("intel", "lego-to-xevm", "bmg", "assembly", tmp_prefix="lego_intel_").register()
 
 SPIRV_TARGETS = ("vulkan", "webgpu", "metal", "webgl")
 
@@ -650,7 +652,16 @@ def compile_to_spirv(layout_or_builder: Any, shape: Optional[Sequence[int]] = No
     if not match:
         raise RuntimeError("SPIR-V compilation produced no lego.spirv_binary attribute")
     words = [int(w) for w in match.group(1).split(",")]
+    # The pipeline lowers for a SPIR-V 1.5 target environment (the ABI lowering lists the StorageBuffer
+    # variables in the entry point's interface, which only SPIR-V ≥ 1.4 allows), but the VCE update then
+    # writes the minimal version the ops need (1.0) into the header: spirv-val rejects such a module. The
+    # header gets the environment's version back.
+    if len(words) > 1 and words[1] < _SPIRV_ENV_VERSION:
+        words[1] = _SPIRV_ENV_VERSION
     return words, lowered
+
+
+_SPIRV_ENV_VERSION = 0x00010500  # SPIR-V 1.5, the version of lego-to-spirv's target environment
 
 
 def compile_to_target(layout_or_builder: Any, shape: Optional[Sequence[int]] = None, target: str = "webgpu",

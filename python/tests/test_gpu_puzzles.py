@@ -1,0 +1,141 @@
+"""Compile-only suite of the GPU puzzles (python/examples/puzzles; docs/gpu-dsl.md, "Puzzles").
+
+Every puzzle's every kernel is compiled for every target the puzzle lists, and each artifact is checked by a
+tool that is not ours: PTX (``format=assembly``) must hold the kernel's ``.entry``, AMDGCN its
+``.amdgcn_target``/kernel symbol, XeVM a ``gpu.binary``, llvmspirv ``spir_kernelcc`` functions, the Vulkan
+SPIR-V must pass ``spirv-val``, naga re-validates the WGSL it wrote, ``glslangValidator`` the GLSL ES compute
+shader (naga reads desktop GLSL only) and, as naga has no MSL reader, naga validates the SPIR-V it converted to
+MSL. A target that lacks a feature the kernel uses must be
+refused with ``TargetFeatureError`` naming both (and only then). Kernels the CPU emulation can run
+(``lego-to-llvm``: no warp or tensor-core operations, barriers at the top level) run against NumPy; the
+expected values come from each puzzle's NumPy reference, never from our own output."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+PUZZLES = Path(__file__).resolve().parents[1] / "examples" / "puzzles"
+sys.path.insert(0, str(PUZZLES))
+
+from lego.backend.gpu_dsl import TARGET_FEATURES, NotEmulable, TargetFeatureError  # noqa: E402
+from lego.jit.builders import kernel_assembly  # noqa: E402
+
+import bench_utils  # noqa: E402
+
+FILES = sorted(p.stem for p in PUZZLES.glob("puzzle_*.py"))
+
+
+def _cases(stem):
+    module = importlib.import_module(stem)
+    return module, module.build(*module.ARGS)
+
+
+def _tool(name):
+    path = shutil.which(name)
+    if path is None:
+        pytest.fail(f"{name} is not installed (make setup installs it)")
+    return path
+
+
+def _check_artifact(target, result, kernel_name):
+    if target == "cuda":
+        ptx = kernel_assembly(result.kernel_source)
+        assert ptx and re.search(r"\.entry\s+" + re.escape(kernel_name) + r"_kernel\b", ptx[0]), "no PTX entry"
+        assert ".target sm_" in ptx[0]
+    elif target == "rocm":
+        text = "\n".join(kernel_assembly(result.kernel_source))
+        assert "amdgcn-amd-amdhsa" in text and f"{kernel_name}_kernel:" in text
+    elif target == "intel":
+        assert "gpu.binary" in result.kernel_source and "#xevm.target" in result.kernel_source
+    elif target == "llvmspirv":
+        assert "spir_kernelcc" in result.kernel_source and f"{kernel_name}_kernel" in result.kernel_source
+    elif target == "vulkan":
+        run = subprocess.run([_tool("spirv-val"), "--target-env", "vulkan1.2", result.kernel_path],
+                             capture_output=True, text=True)
+        assert run.returncode == 0, f"spirv-val: {run.stdout}{run.stderr}"
+    elif target == "webgpu":
+        run = subprocess.run([_tool("naga"), result.kernel_path], capture_output=True, text=True)
+        assert run.returncode == 0, f"naga rejects its own WGSL: {run.stderr}"
+    elif target == "webgl":
+        # naga's GLSL reader takes desktop GLSL 440/450 only, not the GLSL ES 3.10 it writes: Khronos'
+        # reference compiler checks the compute shader instead.
+        assert result.kernel_source.startswith("#version 310 es")
+        run = subprocess.run([_tool("glslangValidator"), "-S", "comp", result.kernel_path], capture_output=True, text=True)
+        assert run.returncode == 0, f"glslangValidator: {run.stdout}{run.stderr}"
+    elif target == "metal":
+        assert "kernel void" in result.kernel_source
+        run = subprocess.run([_tool("naga"), result.spv_path], capture_output=True, text=True)
+        assert run.returncode == 0, f"naga: {run.stderr}"
+    else:
+        pytest.fail(f"unknown target {target}")
+
+
+@pytest.mark.parametrize("stem", FILES)
+def test_puzzle_compiles_for_its_targets(stem, tmp_path):
+    module, cases = _cases(stem)
+    assert module.TARGETS and set(module.TARGETS) <= set(TARGET_FEATURES)
+    for case in cases:
+        kernel = case["kernel"]
+        used = set(kernel.features())
+        for target in module.TARGETS:
+            lacking = used & set(TARGET_FEATURES[target])
+            kw = dict(name=f"{kernel._name}_{target}", output_dir=str(tmp_path / target))
+            if target == "cuda":
+                kw.update(chip="sm_90", features="+ptx80", format="assembly")
+            if lacking:
+                with pytest.raises(TargetFeatureError) as info:
+                    kernel.compile(target=target, **kw)
+                assert target in str(info.value) and info.value.feature in lacking
+                continue
+            result = kernel.compile(target=target, **kw)
+            _check_artifact(target, result, kernel._name)
+
+
+@pytest.mark.parametrize("stem", FILES)
+def test_puzzle_runs_on_the_cpu_against_numpy(stem):
+    module, cases = _cases(stem)
+    ran = 0
+    for case in cases:
+        kernel = case["kernel"]
+        arrays = bench_utils._inputs(kernel, case.get("init_mod", 10000))
+        expected = np.asarray(case["expected"]([a.astype(np.float32) for a in arrays[:-1]]), np.float64).ravel()
+        try:
+            kernel.run_cpu(*arrays)
+        except NotEmulable:
+            assert set(kernel.features()) & {"warp/subgroup operations", "tensor-core MMA (TensorCore)",
+                                             "workgroup all-reduce (all_reduce_*)", "barrier()"}
+            continue
+        ok, err = bench_utils.compare_output(arrays[-1], expected, case.get("atol", 0), case.get("rtol", 0))
+        assert ok, f"{case['label']}: max error {err}"
+        for index, fn in case.get("extra_checks", {}).items():  # outputs other than the last buffer
+            extra = np.asarray(fn([a.astype(np.float32) for a in arrays[:-1]]), np.float64).ravel()
+            ok, err = bench_utils.compare_output(arrays[index], extra, case.get("atol", 0), case.get("rtol", 0))
+            assert ok, f"{case['label']}: buffer {index}: max error {err}"
+        ran += 1
+    if ran == 0:
+        pytest.skip(f"{stem}: no kernel the CPU emulation can run (GPU-only operations)")
+
+
+def test_h100_script_generates_ptx_for_every_cuda_kernel(capsys):
+    # bench/gpu_puzzles/run_h100.py --dry-run: the catalogue kernels and the benchmark-size kernels it would
+    # launch on the device all compile to PTX here, so a puzzle edit cannot break the device run unnoticed.
+    import importlib.util
+    script = Path(__file__).resolve().parents[2] / "bench" / "gpu_puzzles" / "run_h100.py"
+    spec = importlib.util.spec_from_file_location("run_h100", script)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main(["--puzzles", str(PUZZLES), "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    cuda_kernels = sum(len(m.build(*m.ARGS)) for m in (importlib.import_module(s) for s in FILES) if "cuda" in m.TARGETS)
+    assert f"{cuda_kernels} kernels, 0 not passing" in out
+    # + the attention chain + the two matmuls
+    assert out.count("PTX ok") == cuda_kernels + len(module.MEMORY_BOUND) + 1 + 2
