@@ -35,3 +35,8 @@ python3 bench/triton/table.py "$OUT/triton.json" || true
 echo "== (b), (c), (j)"
 PYTHONUNBUFFERED=1 python3 bench/device/wheel_gpu.py --out "$OUT/wheel_gpu.json" 2>&1 | tee "$OUT/wheel_gpu.log" | grep -v '^{' || true
 python3 bench/device/table.py "$OUT/wheel_gpu.json" || true
+
+echo "== the GPU puzzles (docs/gpu-dsl.md): every cuda kernel through CuPy, timed against torch"
+PYTHONUNBUFFERED=1 python3 bench/gpu_puzzles/run_h100.py --puzzles python/examples/puzzles --rounds "${PUZZLE_ROUNDS:-10}" \
+  > "$OUT/puzzles.md" 2> "$OUT/puzzles.err" || { echo "run_h100.py failed"; tail -30 "$OUT/puzzles.err"; }
+cat "$OUT/puzzles.md"
