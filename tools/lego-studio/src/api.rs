@@ -271,11 +271,22 @@ fn located(reported: &[Reported]) -> Vec<Value> {
         .collect()
 }
 
+/// The deepest layout `/api/parse` describes: the page reads a description with serde_json, whose limit is
+/// 128 nested JSON values, and each level of `order_by`/`group_by` takes two (an object and its array).
+pub const MAX_DESCRIBED_DEPTH: usize = 60;
+
+/// The most a `/api/parse` answer spells out over all its layouts: constructors plus gen_p table elements,
+/// every use counted (a layout built on another repeats its description).
+pub const MAX_DESCRIBED: u64 = 1 << 21;
+
 /// Every layout constructor of every function: name, line, dims and lego-algebra description; a layout that
-/// cannot be read into the algebra (a run-time size, say) has `"error"` and `"col"` instead of dims/layout.
+/// cannot be read into the algebra (a run-time size, say), or not described within the bounds, has `"error"`
+/// and `"error_line"`/`"error_col"` (where to report it) instead of dims/layout.
 fn describe_layouts(module: &Module, text: &str) -> Vec<Value> {
     let lines: Vec<&str> = text.lines().collect();
     let mut out = Vec::new();
+    let mut converter = crate::convert::Converter::default();
+    let mut described = 0u64;
     for (func, op) in crate::functions(module.as_operation()) {
         for layout_op in crate::layout_ops(op) {
             let (line, col) = diagnostics::file_line_column(layout_op.location())
@@ -283,7 +294,24 @@ fn describe_layouts(module: &Module, text: &str) -> Vec<Value> {
                 .unwrap_or((0, 0));
             let name = lines.get(line.wrapping_sub(1)).map(|text| result_name(text, col)).unwrap_or_default();
             let mut entry = json!({ "func": func, "name": name, "line": line });
-            match crate::convert::layout(layout_op) {
+            let bounded = converter.shaped(layout_op).and_then(|shaped| {
+                let error = |message: String| crate::convert::ConvertError { op: layout_op, message };
+                if shaped.depth > MAX_DESCRIBED_DEPTH {
+                    return Err(error(format!(
+                        "layout constructors nested {} deep: the page draws at most {MAX_DESCRIBED_DEPTH} levels",
+                        shaped.depth
+                    )));
+                }
+                let size = shaped.nodes.saturating_add(shaped.table_elements);
+                if described.saturating_add(size) > MAX_DESCRIBED {
+                    return Err(error(format!(
+                        "not described: the answer would spell out more than {MAX_DESCRIBED} constructors and table elements (this layout: {size})"
+                    )));
+                }
+                described += size;
+                Ok(shaped.layout)
+            });
+            match bounded {
                 Ok(layout) => {
                     entry["dims"] = json!(layout.dims());
                     match lego_algebra::describe::to_json(&layout).map(|text| serde_json::from_str::<Value>(&text)) {
