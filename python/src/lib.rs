@@ -15,8 +15,10 @@ mod differential;
 mod emit;
 mod guard;
 mod jit;
+mod objcode;
 mod readback;
 mod reported;
+mod tools;
 mod transform;
 mod translate;
 
@@ -194,6 +196,8 @@ fn _lego(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(guard::raise_panic, module)?)?;
     module.add_class::<transform::IndexProgram>()?;
     module.add_function(wrap_pyfunction!(transform::random_layout_tables, module)?)?;
+    module.add_function(wrap_pyfunction!(tools::run_tool, module)?)?;
+    module.add_function(wrap_pyfunction!(objcode::emit_object, module)?)?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

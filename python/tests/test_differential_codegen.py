@@ -18,6 +18,7 @@ import shutil
 import subprocess
 
 import numpy as np
+import pytest
 import sympy as sp
 
 import lego
@@ -44,6 +45,7 @@ def unravel(flat, dims):
     return tuple(int(v) for v in np.unravel_index(flat, dims)) if dims else ()
 
 
+@pytest.mark.needs_rust_toolchain  # compiles the generated Rust with rustc
 def test_every_path_matches_the_reference_algebra(tmp_path):
     js_lines, c_functions, c_calls, rust_functions, rust_calls = [], [], [], [], []
     js_expected, native_expected, c_expected = [], [], []

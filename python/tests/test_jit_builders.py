@@ -160,6 +160,7 @@ def test_unknown_target():
         lego.compile(OrderBy(Row(4)), (4,), target="opencl")
 
 
+@pytest.mark.needs_wasm_ld  # links the wasm32 object
 def test_wasm_module_runs_in_node(tmp_path):
     wasm = lego.compile(TILED, (8, 16), target="wasm")
     assert wasm[:4] == b"\0asm"

@@ -201,6 +201,7 @@ def test_grouped_lines_compile_as_c(tmp_path, language):
     assert build_and_run(tmp_path, ["cc", "-std=c99"], "prog.c", text) == grouped_expected()
 
 
+@pytest.mark.needs_rust_toolchain
 def test_grouped_lines_compile_in_rust(tmp_path):
     body = "".join(f"    let {k}: u64 = {v};\n" for k, v in VALUES.items())
     body += "".join(f"    let {name}: u64 = {value};\n" for name, value in scalar_lines("rust"))

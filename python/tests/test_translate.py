@@ -137,6 +137,7 @@ int main() {
     assert out[0::2] == EXPECTED_TABLE and out[1::2] == EXPECTED_INVERSE
 
 
+@pytest.mark.needs_rust_toolchain
 def test_rust_output_compiles_and_matches(tmp_path):
     main = r"""
 fn main() {

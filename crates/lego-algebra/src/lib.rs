@@ -37,7 +37,7 @@ pub use eval::{mixed_radix_flatten, mixed_radix_unflatten, swizzle_flat, NO_ELEM
 pub use genfn::{isqrt, ApplyFn, GenFn, InverseFn, ANTIDIAG_MAX_N};
 pub use layout::{check_strided, check_swizzle_parameters, strided_text, Dim, Layout, LayoutNode, StridedInfo, STRIDED_ENUMERATION_LIMIT};
 pub use normalize::{interleave_permutation, inverse_permutation, tile_permutation};
-pub use size::{too_many_elements, ElementCount, MAX_ELEMENTS};
+pub use size::{abbreviate_decimal, too_many_elements, ElementCount, MAX_ELEMENTS};
 
 #[cfg(test)]
 mod tests;

@@ -18,10 +18,29 @@ pub const MAX_ELEMENTS: u64 = i64::MAX as u64;
 /// `count` is the product of the sizes known at compile time (a lower bound: sizes are ≥ 1).
 pub fn too_many_elements(count: &ElementCount, at_least: bool) -> String {
     let at_least = if at_least { "at least " } else { "" };
+    let count = count.abbreviated();
     format!(
         "has {at_least}{count} elements, more than 2^63 - 1, the most a layout may have (its indices, strides \
          and sizes must stay below 2^63, where signed and unsigned index arithmetic agree)"
     )
+}
+
+/// Numbers with more decimal digits than this are abbreviated in diagnostics ([`abbreviate_decimal`]): a
+/// 10 000-level `order_by` of `row [2]` has a 3 011-digit count, which helps no reader in full.
+pub const FULL_DIGITS: usize = 40;
+
+/// `text` (decimal digits) as a diagnostic shows it: in full up to [`FULL_DIGITS`] digits, else its first and
+/// last ten digits and the digit count, `1995063116…4596709376 (3011 digits)`. Text that is not all ASCII
+/// digits (a sign, a hex literal) is shortened the same way by characters.
+pub fn abbreviate_decimal(text: &str) -> String {
+    let length = text.chars().count();
+    if length <= FULL_DIGITS {
+        return text.to_string();
+    }
+    let head: String = text.chars().take(10).collect();
+    let tail: String = text.chars().skip(length - 10).collect();
+    let unit = if text.bytes().all(|byte| byte.is_ascii_digit()) { "digits" } else { "characters" };
+    format!("{head}…{tail} ({length} {unit})")
 }
 
 /// A product of sizes, exact at any magnitude (little-endian base-2^32 digits, no leading zero digit).
@@ -88,6 +107,26 @@ impl ElementCount {
         }
     }
 
+    /// `k` when the count is 2^k.
+    pub fn power_of_two(&self) -> Option<u32> {
+        let (top, lower) = self.digits.split_last()?;
+        (top.is_power_of_two() && lower.iter().all(|digit| *digit == 0))
+            .then(|| 32 * (lower.len() as u32) + top.trailing_zeros())
+    }
+
+    /// The count as diagnostics print it: in full up to [`FULL_DIGITS`] digits; beyond, `2^k` for a power of
+    /// two, else [`abbreviate_decimal`]'s first and last digits with the digit count.
+    pub fn abbreviated(&self) -> String {
+        let decimal = self.to_string();
+        if decimal.len() <= FULL_DIGITS {
+            return decimal;
+        }
+        match self.power_of_two() {
+            Some(exponent) => format!("2^{exponent}"),
+            None => abbreviate_decimal(&decimal),
+        }
+    }
+
     /// Whether the count is at most [`MAX_ELEMENTS`].
     pub fn fits(&self) -> bool {
         self.to_u64().is_some_and(|count| count <= MAX_ELEMENTS)
@@ -143,6 +182,22 @@ mod tests {
             ElementCount::of([1 << 63, 1 << 63, 1 << 63, 8]).to_string(),
             "6277101735386680763835789423207666416102355444464034512896"
         );
+    }
+
+    #[test]
+    fn huge_counts_are_abbreviated() {
+        // Up to 40 digits in full (2^124 has 38), powers of two beyond as 2^k.
+        assert_eq!(ElementCount::of([1 << 62, 1 << 62]).abbreviated(), "21267647932558653966460912964485513216");
+        assert_eq!(ElementCount::of([2; 10_000]).abbreviated(), "2^10000");
+        assert_eq!(ElementCount::of([1 << 32; 5]).abbreviated(), "2^160");
+        assert_eq!(ElementCount::of([2; 10_000]).power_of_two(), Some(10_000));
+        assert_eq!(ElementCount::of([3, 1 << 40]).power_of_two(), None);
+        // 3^100 = 515377520732011331036461129765621272702107522001 (48 digits, by hand: Python's 3**100).
+        assert_eq!(ElementCount::of([3; 100]).to_string(), "515377520732011331036461129765621272702107522001");
+        assert_eq!(ElementCount::of([3; 100]).abbreviated(), "5153775207…2107522001 (48 digits)");
+        assert_eq!(abbreviate_decimal("12345"), "12345");
+        assert_eq!(abbreviate_decimal(&"9".repeat(5000)), "9999999999…9999999999 (5000 digits)");
+        assert_eq!(abbreviate_decimal(&format!("-{}", "1".repeat(49))), "-111111111…1111111111 (50 characters)");
     }
 
     #[test]

@@ -53,7 +53,13 @@ impl<'a> Parser<'_, 'a> {
     fn integer(&mut self) -> Parsed<i64> {
         let token = self.peek();
         let value = parse_integer(token.text)
-            .ok_or_else(|| token.error(format!("integer literal '{}' does not fit in 64 bits", token.text)))?;
+            // A literal of thousands of digits is shown abbreviated (its first and last digits and its length).
+            .ok_or_else(|| {
+                token.error(format!(
+                    "integer literal '{}' does not fit in 64 bits",
+                    lego_algebra::abbreviate_decimal(token.text)
+                ))
+            })?;
         self.bump();
         Ok(value)
     }

@@ -3,9 +3,10 @@
 A ``CPUKernelBuilder`` writes a ``func.func`` of scalar and memref arguments whose index arithmetic is lego ops
 (``lego.apply`` / ``lego.apply_inverse`` on the buffers' layouts); ``compile()`` lowers it in-process with
 lego-rs's ``lego-to-llvm`` pipeline (``lego-lower`` inside makes the arithmetic), translates it to LLVM IR
-(MLIR's translation, in-process: ``lego._lego.Module.llvm_ir``), compiles that with Debian's ``llc-22`` into an
-object and links a shared object with ``clang-22`` (both installed by ``make setup``), loads it with ctypes and
-returns a callable that runs on NumPy buffers in place.
+(MLIR's translation, in-process: ``lego._lego.Module.llvm_ir``), compiles that into an object with the LLVM
+inside the extension module (``lego._lego.emit_object``, what ``llc`` did), links a shared object with the
+system's C compiler driver (``clang-22`` where ``make setup`` installed it, else ``cc``), loads it with ctypes and
+returns a callable that runs on NumPy buffers in place. No LLVM installation is needed (the wheel's case).
 
 Targets: ``scalar`` (``lego-to-llvm``, ``llc -O2`` for a generic x86-64) and ``cpu`` (``lego-to-llvm``, ``llc
 -O3 -mcpu=native``: the host CPU's instructions; there is no lego vectorizing pipeline, see below).
@@ -114,13 +115,12 @@ def build_shared_object(llvm_ir: str, opt_level: int = 2, mcpu: Optional[str] = 
     if key in _SO_CACHE:
         return _SO_CACHE[key]
     work = tempfile.mkdtemp(prefix="lego_cpu_")
-    ll, obj, so = (os.path.join(work, f"kernel.{ext}") for ext in ("ll", "o", "so"))
-    with open(ll, "w") as handle:
-        handle.write(llvm_ir)
-    llc = [_tool("llc"), f"-O{int(opt_level)}", "-filetype=obj", "-relocation-model=pic", ll, "-o", obj]
-    if mcpu:
-        llc.insert(1, f"-mcpu={mcpu}")
-    for command in (llc, [_linker(), "-shared", obj, "-o", so, "-lm"]):
+    obj, so = (os.path.join(work, f"kernel.{ext}") for ext in ("o", "so"))
+    # The object comes from the LLVM inside the extension module (what `llc -O<n> -filetype=obj
+    # -relocation-model=pic` did): the wheel needs no LLVM on the machine, only a C compiler driver to link.
+    with open(obj, "wb") as handle:
+        handle.write(_lego.emit_object(llvm_ir, opt_level=int(opt_level), cpu=mcpu or ""))
+    for command in ([_linker(), "-shared", obj, "-o", so, "-lm"],):
         result = subprocess.run(command, capture_output=True, text=True)
         if result.returncode != 0:
             raise RuntimeError(f"{os.path.basename(command[0])} failed: {result.stderr.strip()}")

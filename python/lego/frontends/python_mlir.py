@@ -206,6 +206,17 @@ class LegoLayout:
         expected = self.numel * (batch or 1)
         if t.numel() != expected:
             raise ValueError(f"Tensor numel ({t.numel()}) != layout numel ({expected})")
+        # CUDA tensors: one fused Triton kernel per layout (lego.backend.triton_layout); the chain of int64
+        # element-wise operations and a gather below stays the fallback (CPU tensors, no Triton, arithmetic the
+        # emitter cannot prove safe).
+        from ..backend import triton_layout
+
+        if triton_layout.applicable(t):
+            try:
+                out = triton_layout.move(self._compiled, t, gather, batch or 1)
+                return out.reshape(self._shape) if batch is None else out.reshape(batch, self.numel)
+            except triton_layout.NotFusable:
+                pass
         index = torch_index(self._compiled, t.device)
         if batch is None:
             flat = t.reshape(-1)
@@ -576,17 +587,25 @@ def BlockCyclic(shape: Sequence[int], block_size: int, num_procs: int) -> LegoLa
 
 
 class BatchedLayout:
-    """``Batched(base, batch_shape)``: ``base`` applied to every batch row."""
+    """``Batched(base, batch_shape)``: ``base`` applied to every batch row. ``base`` is a ``LegoLayout`` (its
+    lowered program runs over the whole batch at once) or any other layout the published package batches: a
+    ``TiledView`` (``Tiled(...)``), a ``TransposedLayout`` — anything with ``shape`` and ``transform`` — which is
+    applied through its permutation table (``fwd = base.transform(arange)``, ``inv`` its inverse), the same
+    gather per row."""
 
-    def __init__(self, base: LegoLayout, batch_shape: Sequence[int]) -> None:
-        if not isinstance(base, LegoLayout):
-            raise TypeError(f"Batched: {base!r} is not a LegoLayout")
+    def __init__(self, base: Any, batch_shape: Sequence[int]) -> None:
+        if not isinstance(base, LegoLayout) and not (hasattr(base, "shape") and callable(getattr(base, "transform", None))):
+            raise TypeError(f"Batched: {base!r} is not a layout (a LegoLayout, a TiledView from Tiled(...), or an "
+                            f"object with shape and transform)")
         self._base = base
         self.batch_shape = _shape_tuple(batch_shape)
-        self.shape = self.batch_shape + base.shape
+        self.shape = self.batch_shape + tuple(base.shape)
+        # The shape inverse_transform returns: a TiledView's input shape differs from its output shape.
+        self._logical_shape = self.batch_shape + tuple(getattr(base, "original_shape", base.shape))
+        self._tables: Optional[Tuple[Any, Any]] = None
 
     @property
-    def base(self) -> LegoLayout:
+    def base(self) -> Any:
         return self._base
 
     @property
@@ -601,7 +620,46 @@ class BatchedLayout:
     def batch(self) -> int:
         return int(product(self.batch_shape))
 
+    def _base_tables(self) -> Tuple[Any, Any]:
+        """``(fwd, inv)`` of a base that is not a LegoLayout, from its own transform of ``arange``."""
+        if self._tables is None:
+            import numpy
+
+            count = int(product(self._base.shape))
+            fwd = numpy.asarray(self._base.transform(numpy.arange(count, dtype=numpy.int64))).reshape(-1)
+            # A base that is not a permutation of 0..count-1 would leave entries of `inv` unwritten.
+            if fwd.size != count or (count and (fwd.min() < 0 or fwd.max() >= count)):
+                raise ValueError(f"Batched: the base layout is not a bijection on this shape: it maps outside "
+                                 f"the {count} elements")
+            hits = numpy.bincount(fwd, minlength=count)
+            if count and hits.max() > 1:
+                value = int(numpy.argmax(hits > 1))
+                first, second = (int(k) for k in numpy.flatnonzero(fwd == value)[:2])
+                raise ValueError(f"Batched: the base layout is not a bijection on this shape: indices {first} and "
+                                 f"{second} both map to {value}")
+            inv = numpy.empty_like(fwd)
+            inv[fwd] = numpy.arange(count, dtype=numpy.int64)
+            self._tables = (fwd, inv)
+        return self._tables
+
+    def _run_table(self, t: Any, gather: bool) -> Any:
+        fwd, inv = self._base_tables()
+        table = fwd if gather else inv
+        shape = self.shape if gather else self._logical_shape
+        if _is_numpy(t):
+            if t.size != self.numel:
+                raise ValueError(f"Tensor numel ({t.size}) != layout numel ({self.numel})")
+            return t.reshape(self.batch, -1)[:, table].reshape(shape)
+        if _is_torch(t):
+            if t.numel() != self.numel:
+                raise ValueError(f"Tensor numel ({t.numel()}) != layout numel ({self.numel})")
+            index = _torch_module().as_tensor(table, device=t.device)
+            return t.reshape(self.batch, -1)[:, index].reshape(shape)
+        raise _unsupported(t)
+
     def _run(self, t: Any, gather: bool) -> Any:
+        if not isinstance(self._base, LegoLayout):
+            return self._run_table(t, gather)
         parts = self._base._chain or [self._base]
         for part in (parts if gather else list(reversed(parts))):
             if not gather:
@@ -626,7 +684,7 @@ class BatchedLayout:
         return f"BatchedLayout(batch={self.batch_shape}, base={self._base!r})"
 
 
-def Batched(base: LegoLayout, batch_shape: Sequence[int]) -> BatchedLayout:
+def Batched(base: Any, batch_shape: Sequence[int]) -> BatchedLayout:
     return BatchedLayout(base, batch_shape)
 
 

@@ -6,6 +6,6 @@ torch."""
 
 from . import ops
 from . import compile  # noqa: F401 (registers the torch.compile backend "lego")
-from .tensor import LegoTensor, TransposedLayout, annotate, layout_tables, rearrange
+from .tensor import LegoTensor, TransposedLayout, annotate, as_lego_tensor, layout_tables, rearrange
 
-__all__ = ["annotate", "rearrange", "LegoTensor", "TransposedLayout", "layout_tables", "ops"]
+__all__ = ["annotate", "rearrange", "as_lego_tensor", "LegoTensor", "TransposedLayout", "layout_tables", "ops"]

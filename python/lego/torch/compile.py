@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, List
 
 import torch
-from torch._dynamo import register_backend
 
 from . import ops as _ops  # noqa: F401 (torch.ops.lego.*)
 from .planner import plan_layouts
@@ -26,7 +25,6 @@ def _plain(value: Any) -> Any:
     return value._data if isinstance(value, LegoTensor) else value
 
 
-@register_backend(name="lego")
 def lego_backend(gm: torch.fx.GraphModule, example_inputs: List[Any]) -> Callable[..., Any]:
     from torch._inductor.compile_fx import compile_fx
 
@@ -60,3 +58,31 @@ def _register_fallbacks() -> None:
 
 
 _register_fallbacks()
+
+
+def _register_backend() -> None:
+    """Registers ``"lego"`` with dynamo exactly once, whatever the import order of lego and torch.
+
+    Two routes lead here. (1) ``import torch`` then ``import lego`` (or ``import lego.torch``): this module is
+    imported eagerly and registers the name. (2) ``import lego`` then ``import torch`` then
+    ``torch.compile(backend="lego")``: dynamo finds the name through the ``torch_dynamo_backends`` entry point
+    of the installed package, imports this module to load ``lego_backend`` and then registers it itself —
+    registering here as well made dynamo fail with ``AssertionError: duplicate name: lego``. So: register
+    unless the name is registered already or dynamo holds an entry point for it (route 2: dynamo registers
+    the loaded function right after this import)."""
+    from torch._dynamo.backends import registry
+
+    compiler_fns = getattr(registry, "_COMPILER_FNS", None)
+    backends = getattr(registry, "_BACKENDS", None)
+    if compiler_fns is None or backends is None:  # a dynamo without these tables: register, tolerate a repeat
+        try:
+            registry.register_backend(compiler_fn=lego_backend, name="lego")
+        except AssertionError:
+            pass
+        return
+    if "lego" in compiler_fns or backends.get("lego") is not None:
+        return
+    registry.register_backend(compiler_fn=lego_backend, name="lego")
+
+
+_register_backend()

@@ -28,7 +28,7 @@ from torch.utils._pytree import tree_flatten, tree_map
 from ..frontends.python_mlir import BatchedLayout, LegoLayout
 from . import ops as _ops  # noqa: F401 (registers torch.ops.lego.*)
 
-__all__ = ["LegoTensor", "TransposedLayout", "annotate", "rearrange", "layout_tables"]
+__all__ = ["LegoTensor", "TransposedLayout", "annotate", "rearrange", "as_lego_tensor", "layout_tables"]
 
 aten = torch.ops.aten
 
@@ -232,8 +232,11 @@ class LegoTensor(torch.Tensor):
         return _logical(self)
 
     def to_physical(self) -> torch.Tensor:
-        """The data in the layout's physical order (a copy), as a plain tensor."""
-        return self._data.clone() if self._is_physical else _physical(self._data, self._layout)
+        """The data in the layout's physical order (a copy), as a plain tensor of the layout's shape (what
+        ``layout.transform`` returns: for a ``Tiled`` view the grid + tile shape)."""
+        out = self._data.clone() if self._is_physical else _physical(self._data, self._layout)
+        shape = tuple(getattr(self._layout, "shape", out.shape))
+        return out.reshape(shape) if shape != tuple(out.shape) and out.numel() == int(numpy.prod(shape)) else out
 
     def __repr__(self, *, tensor_contents: Any = None) -> str:
         mode = "physical" if self._is_physical else "virtual"
@@ -365,3 +368,10 @@ def rearrange(t: torch.Tensor, layout: Any) -> LegoTensor:
     if data.requires_grad:
         return _Wrap.apply(data, layout, True)
     return LegoTensor(data, layout, True)
+
+
+def as_lego_tensor(t: torch.Tensor, layout: Any) -> LegoTensor:
+    """The older published revision's constructor (``lego.as_lego_tensor``, ``LegoTensor(layout.transform(t),
+    layout)``): ``t`` in ``layout``'s physical order, i.e. :func:`rearrange` — a physical LegoTensor of ``t``'s
+    shape whose ``to_logical()`` gives ``t`` back and whose ``to_physical()`` is ``layout.transform(t)``."""
+    return rearrange(t, layout)

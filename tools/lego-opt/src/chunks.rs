@@ -73,23 +73,44 @@ fn verify_chunk_diagnostics(file_name: &str, chunk_text: &str, first_line: usize
     expected_diagnostics::check(&mut expectations, &reported, file_name)
 }
 
-/// The input file's text (`-`: standard input); errors read as mlir-opt's.
+/// The input file's text (`-`: standard input); errors read as mlir-opt's. Text that is not UTF-8 is an
+/// error located at its first bad byte (line and byte column, as MLIR counts columns).
 pub fn read_input(path: &str) -> Result<String, String> {
-    let mut text = String::new();
-    if path == "-" {
-        std::io::stdin().read_to_string(&mut text).map_err(|error| format!("error: could not read stdin: {error}"))?;
+    let mut bytes = Vec::new();
+    let name = if path == "-" {
+        std::io::stdin().read_to_end(&mut bytes).map_err(|error| format!("error: could not read stdin: {error}"))?;
+        "<stdin>"
     } else {
-        text = std::fs::read_to_string(path)
+        bytes = std::fs::read(path)
             .map_err(|error| format!("error: could not open input file '{path}': {}", io_reason(&error)))?;
-    }
-    Ok(text)
+        path
+    };
+    String::from_utf8(bytes).map_err(|error| not_utf8(name, error.as_bytes(), error.utf8_error()))
+}
+
+/// `f.mlir:3:7: error: invalid UTF-8: byte 0xff does not start a valid UTF-8 sequence (the input must be
+/// UTF-8)`, at the first byte that is not part of a valid sequence.
+fn not_utf8(name: &str, bytes: &[u8], error: std::str::Utf8Error) -> String {
+    let valid = &bytes[..error.valid_up_to()];
+    let line = 1 + valid.iter().filter(|&&byte| byte == b'\n').count();
+    let column = 1 + valid.iter().rev().take_while(|&&byte| byte != b'\n').count();
+    let bad = &bytes[error.valid_up_to()..];
+    let what = match error.error_len() {
+        // A sequence cut off by the end of the input.
+        None => "the input ends inside a UTF-8 sequence".to_string(),
+        Some(length) => {
+            let shown: Vec<String> = bad.iter().take(length).map(|byte| format!("0x{byte:02x}")).collect();
+            let noun = if length == 1 { "byte" } else { "bytes" };
+            format!("{noun} {} {} not a valid UTF-8 sequence", shown.join(" "), if length == 1 { "is" } else { "are" })
+        }
+    };
+    format!("{name}:{line}:{column}: error: invalid UTF-8: {what} (the input must be UTF-8 text)")
 }
 
 fn io_reason(error: &std::io::Error) -> String {
     match error.kind() {
         std::io::ErrorKind::NotFound => "No such file or directory".into(),
         std::io::ErrorKind::PermissionDenied => "Permission denied".into(),
-        std::io::ErrorKind::InvalidData => "file is not valid UTF-8".into(),
         _ => error.to_string(),
     }
 }

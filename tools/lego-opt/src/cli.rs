@@ -6,7 +6,6 @@ use lego_passes::{
     pipeline_text::{self, PassElement, PipelineElement},
     registry, Registry,
 };
-use std::process::ExitCode;
 
 #[derive(Parser, Debug, Default)]
 #[command(
@@ -74,7 +73,8 @@ pub struct Cli {
 
 pub enum Parsed {
     Run(Cli),
-    Exit(ExitCode),
+    /// Done (`--help`, `--version`, `--list-passes`): the exit status.
+    Exit(u8),
 }
 
 /// Passes with a `report` option that `--lego-report=json` sets.
@@ -127,7 +127,7 @@ pub fn parse(arguments: Vec<String>, registry: &Registry) -> Result<Parsed, Stri
             return match error.kind() {
                 ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
                     let _ = error.print();
-                    Ok(Parsed::Exit(ExitCode::SUCCESS))
+                    Ok(Parsed::Exit(0))
                 }
                 _ => Err(first_line(&error.render().to_string())),
             };
@@ -135,7 +135,7 @@ pub fn parse(arguments: Vec<String>, registry: &Registry) -> Result<Parsed, Stri
     };
     if cli.list_passes {
         print!("{}", registry::describe(registry));
-        return Ok(Parsed::Exit(ExitCode::SUCCESS));
+        return Ok(Parsed::Exit(0));
     }
     if cli.lego_report.as_deref() == Some("json") {
         for flag in &mut pass_flags {

@@ -168,12 +168,68 @@ pub fn print(reported: &[Reported], source: &str) {
             (Some(file), Some(line), Some(column)) => {
                 eprintln!("{file}:{line}:{column}: {severity}: {}", diagnostic.message);
                 if let Some(text) = source.lines().nth(line.saturating_sub(1)) {
-                    eprintln!("{text}");
-                    let width = text.chars().take(column.saturating_sub(1)).map(|c| if c == '\t' { '\t' } else { ' ' });
+                    let (excerpt, caret) = excerpt(text, column);
+                    eprintln!("{excerpt}");
+                    let width = excerpt.chars().take(caret).map(|c| if c == '\t' { '\t' } else { ' ' });
                     eprintln!("{}^", width.collect::<String>());
                 }
             }
             _ => eprintln!("{severity}: {}", diagnostic.message),
         }
+    }
+}
+
+/// Source lines longer than this are shown as a window around the caret.
+const EXCERPT_CHARS: usize = 200;
+
+/// The part of source line `text` to print under a diagnostic at (byte) `column`, and the caret's position in
+/// it, in characters. A line of at most [`EXCERPT_CHARS`] characters is shown whole; a longer one (a 10 000-operand
+/// `order_by` is 80 KB on one line) as the [`EXCERPT_CHARS`] characters around the column, elided ends marked `…`.
+fn excerpt(text: &str, column: usize) -> (String, usize) {
+    // MLIR's columns count bytes; the caret is placed by characters.
+    let caret = text.char_indices().take_while(|(offset, _)| *offset < column.saturating_sub(1)).count();
+    let length = text.chars().count();
+    if length <= EXCERPT_CHARS {
+        return (text.to_string(), caret);
+    }
+    let start = caret.saturating_sub(EXCERPT_CHARS / 2).min(length - EXCERPT_CHARS);
+    let end = start + EXCERPT_CHARS;
+    let mut shown = String::new();
+    if start > 0 {
+        shown.push('…');
+    }
+    shown.extend(text.chars().skip(start).take(EXCERPT_CHARS));
+    if end < length {
+        shown.push('…');
+    }
+    (shown, caret - start + usize::from(start > 0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::excerpt;
+
+    #[test]
+    fn short_lines_are_shown_whole() {
+        assert_eq!(excerpt("  %r = lego.row [0] : !lego.layout", 18), ("  %r = lego.row [0] : !lego.layout".to_string(), 17));
+        // Column 4 is the byte after "é" (two bytes): the caret goes under the third character.
+        assert_eq!(excerpt("aéx", 4), ("aéx".to_string(), 2));
+    }
+
+    #[test]
+    fn long_lines_are_shown_around_the_column() {
+        let line = format!("{}X{}", "a".repeat(1000), "b".repeat(1000));
+        let (shown, caret) = excerpt(&line, 1001);
+        assert_eq!(shown.chars().count(), 202);
+        assert_eq!(shown.chars().nth(caret), Some('X'));
+        assert!(shown.starts_with('…') && shown.ends_with('…'));
+        // At the start of the line: no leading ellipsis.
+        let (shown, caret) = excerpt(&line, 1);
+        assert_eq!((caret, shown.chars().count()), (0, 201));
+        assert!(shown.ends_with('…'));
+        // At the end.
+        let (shown, caret) = excerpt(&line, 2001);
+        assert_eq!(shown.chars().nth(caret), Some('b'));
+        assert_eq!(shown.chars().count(), 201);
     }
 }

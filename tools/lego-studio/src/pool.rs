@@ -62,9 +62,11 @@ impl Drop for WorkerProcess {
 }
 
 fn start(config: &Config, index: usize) -> Result<WorkerProcess, String> {
-    let exe = std::env::current_exe().map_err(|error| format!("cannot find the lego-studio binary: {error}"))?;
-    let mut command = Command::new(exe);
-    command.arg(WORKER_COMMAND);
+    let Some((program, arguments)) = config.self_command.split_first() else {
+        return Err("no command to start a worker process with (the lego-studio binary was not found)".into());
+    };
+    let mut command = Command::new(program);
+    command.args(arguments).arg(WORKER_COMMAND);
     if config.test_hooks {
         command.arg("--test-hooks");
     }

@@ -32,6 +32,10 @@ pub struct Config {
     /// `LEGO_STUDIO_TEST_HOOKS=1` in the environment of `serve`: the compile stages that provoke a panic, a
     /// fatal error and a hang in the worker process exist (for test/studio only; never listed).
     pub test_hooks: bool,
+    /// The command that starts this same tool again, to which the worker processes' arguments are appended:
+    /// the binary's own path, or — when lego-studio runs as the Python package's console script, where
+    /// `current_exe()` is the Python interpreter — the interpreter with the arguments that reach this driver.
+    pub self_command: Vec<std::ffi::OsString>,
 }
 
 impl Default for Config {
@@ -46,6 +50,7 @@ impl Default for Config {
             timeout: Duration::from_secs(10),
             compute_timeout: Duration::from_secs(60),
             test_hooks: std::env::var("LEGO_STUDIO_TEST_HOOKS").is_ok_and(|value| value == "1"),
+            self_command: std::env::current_exe().map(|path| vec![path.into_os_string()]).unwrap_or_default(),
         }
     }
 }

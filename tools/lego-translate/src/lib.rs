@@ -7,6 +7,15 @@ pub mod diagnostics;
 #[path = "../../lego-opt/src/expected_diagnostics.rs"]
 pub mod expected_diagnostics;
 
+// The driver modules lego-translate shares with lego-opt.
+#[path = "../../lego-opt/src/chunks.rs"]
+mod chunks;
+#[path = "../../lego-opt/src/split_input.rs"]
+mod split_input;
+
+mod driver;
+pub use driver::main_with_args;
+
 pub mod domain;
 pub mod extract;
 pub mod lang;
