@@ -129,7 +129,15 @@ impl Engine {
         let Ok(module) = source::parse(&self.context, FILE_NAME, text) else {
             return self.failure("the source does not parse or verify");
         };
-        let layouts = describe_layouts(&module, text);
+        let layouts = match describe_layouts(&module, text) {
+            Ok(layouts) => layouts,
+            Err(too_deep) => {
+                // The whole request is refused (as lego-opt refuses nesting past its limit), at the op.
+                lego_dialect::verify::emit_error(too_deep.op.location(), &too_deep.message);
+                drop(module);
+                return self.failure("the source nests layouts too deeply to be drawn");
+            }
+        };
         drop(module);
         let _ = self.sink.take();
         Response::json(200, &json!({ "layouts": layouts }))
@@ -281,8 +289,12 @@ pub const MAX_DESCRIBED: u64 = 1 << 21;
 
 /// Every layout constructor of every function: name, line, dims and lego-algebra description; a layout that
 /// cannot be read into the algebra (a run-time size, say), or not described within the bounds, has `"error"`
-/// and `"error_line"`/`"error_col"` (where to report it) instead of dims/layout.
-fn describe_layouts(module: &Module, text: &str) -> Vec<Value> {
+/// and `"error_line"`/`"error_col"` (where to report it) instead of dims/layout. A layout nested deeper than
+/// [`crate::convert::MAX_DEPTH`] fails the whole answer: the error, at the first op past the limit.
+fn describe_layouts<'c, 'a>(
+    module: &'a Module<'c>,
+    text: &str,
+) -> Result<Vec<Value>, crate::convert::ConvertError<'c, 'a>> {
     let lines: Vec<&str> = text.lines().collect();
     let mut out = Vec::new();
     let mut converter = crate::convert::Converter::default();
@@ -329,10 +341,13 @@ fn describe_layouts(module: &Module, text: &str) -> Vec<Value> {
                     entry["error_col"] = json!(col);
                 }
             }
+            if let Some(too_deep) = converter.too_deep() {
+                return Err(too_deep.clone());
+            }
             out.push(entry);
         }
     }
-    out
+    Ok(out)
 }
 
 /// The SSA name (`%tiled`) the op at 1-based column `col` of `line` defines (`%tiled = lego.tile_by …`: the

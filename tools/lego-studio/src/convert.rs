@@ -58,6 +58,9 @@ pub struct Shaped {
 pub struct Converter<'c, 'a> {
     done: HashMap<usize, Converted<'c, 'a, Shaped>>,
     steps_left: u64,
+    /// The first op found nested deeper than [`MAX_DEPTH`], with its error: a request holding one is refused
+    /// as a whole (`/api/parse` answers 400 located there), not only the layouts built on it.
+    too_deep: Option<ConvertError<'c, 'a>>,
 }
 
 fn key(op: OperationRef) -> usize {
@@ -76,11 +79,16 @@ fn operands<'c, 'a>(structure: &LayoutOp<'c, 'a>) -> Vec<Value<'c, 'a>> {
 
 impl<'c, 'a> Default for Converter<'c, 'a> {
     fn default() -> Self {
-        Converter { done: HashMap::new(), steps_left: MAX_GEN_P_STEPS }
+        Converter { done: HashMap::new(), steps_left: MAX_GEN_P_STEPS, too_deep: None }
     }
 }
 
 impl<'c, 'a> Converter<'c, 'a> {
+    /// The first op met nested deeper than [`MAX_DEPTH`], and why.
+    pub fn too_deep(&self) -> Option<&ConvertError<'c, 'a>> {
+        self.too_deep.as_ref()
+    }
+
     /// The algebra's layout for the layout constructor `root`, with its depth and size.
     pub fn shaped(&mut self, root: OperationRef<'c, 'a>) -> Converted<'c, 'a, Shaped> {
         // Post-order with an explicit stack: an op is converted once every operand's defining op is.
@@ -144,9 +152,11 @@ impl<'c, 'a> Converter<'c, 'a> {
         }
         let depth = 1 + children.iter().map(|child| child.depth).max().unwrap_or(0);
         if depth > MAX_DEPTH {
-            return Err(error(format!(
+            let failure = error(format!(
                 "layout constructors nested more than {MAX_DEPTH} deep: too deep to draw (at most {MAX_DEPTH} levels)"
-            )));
+            ));
+            self.too_deep.get_or_insert_with(|| failure.clone());
+            return Err(failure);
         }
         let nodes = children.iter().fold(1u64, |total, child| total.saturating_add(child.nodes));
         if nodes > MAX_NODES {
