@@ -306,7 +306,10 @@ fn drawable<'c, 'a>(op: OperationRef<'c, 'a>, shaped: convert::Shaped) -> Result
     let layout = &shaped.layout;
     let largest = layout.numel().max(layout.codomain_size());
     if largest > MAX_DRAW_ELEMENTS {
-        let message = format!("{largest} elements: too many to draw (at most {MAX_DRAW_ELEMENTS})");
+        // No option raises it: the page has the same limit, and a picture of more cells is not one a person reads.
+        let message = format!(
+            "{largest} elements: too many to draw (at most {MAX_DRAW_ELEMENTS}, the page's limit too; no option raises it: draw a smaller layout or a tile of it)"
+        );
         return Err(convert::ConvertError { op, message });
     }
     let work = largest.saturating_mul(shaped.nodes);
