@@ -3,7 +3,8 @@
 //! and lines as the SVG, at twice its size — or smaller, so the longer side is at most `max_size` pixels
 //! (`draw --max-png-size`, default [`DEFAULT_MAX_SIZE`]): a picture a person can open. When that makes the
 //! cells' labels smaller than [`MIN_LABEL_PIXELS`], they are left out (the cells keep their colours; the
-//! headings stay), which also keeps a large picture within what resvg parses (a million SVG nodes).
+//! headings stay), which also keeps a large picture within what resvg parses (a million SVG nodes). A picture
+//! so long and thin that its shorter side would be under [`MIN_SHORTER_SIDE`] pixels is refused.
 
 use resvg::{tiny_skia, usvg};
 
@@ -21,6 +22,9 @@ pub const LARGEST_SIZE: u32 = 16_384;
 
 /// The cell labels' font size in SVG units (lego_algebra::picture's `font-size="12"`).
 const LABEL_FONT: f32 = 12.0;
+
+/// The thinnest PNG drawn, in pixels: a picture that scaling to `max_size` makes thinner is refused.
+pub const MIN_SHORTER_SIDE: u32 = 32;
 
 /// Labels drawn smaller than this many pixels are left out: they could not be read.
 pub const MIN_LABEL_PIXELS: f32 = 6.0;
@@ -57,6 +61,14 @@ fn strip(svg: &str, labels: bool) -> Result<String, String> {
 pub fn render(svg: &str, max_size: u32) -> Result<Vec<u8>, String> {
     let (width, height) = svg_size(svg).ok_or("the picture has no size")?;
     let scale = scale_for(width, height, max_size);
+    // A very long, thin picture (a rank-1 layout of many elements is one line of cells) scaled to fit would
+    // be a few pixels high: refused before it is rasterized, saying what to do instead.
+    let shorter = (width.min(height) * scale).round();
+    if shorter < MIN_SHORTER_SIDE as f32 {
+        return Err(format!(
+            "the picture is {width} × {height} units: with its longer side at most {max_size} px (--max-png-size, at most {LARGEST_SIZE}) its shorter side would be {shorter} px, under {MIN_SHORTER_SIDE}: draw it as .svg or .txt"
+        ));
+    }
     let svg = strip(svg, LABEL_FONT * scale >= MIN_LABEL_PIXELS)?;
     let mut options = usvg::Options::default();
     let fonts = options.fontdb_mut();
