@@ -394,6 +394,15 @@ def robustness(inputs):
     print("ALL OK" if ok else "SOME CHECKS FAILED")
 
 
+def text_in(path, box):
+    """Prints whether the PNG has text pixels in the box `x0,y0,x1,y1`: pixels darker (r + g + b < 450) than
+    any cell fill (at least 86% lightness) or the cells' #999999 borders (459) — what a label draws there."""
+    _, _, rows = png_pixels(path)
+    x0, y0, x1, y1 = map(int, box.split(","))
+    dark = sum(1 for row in rows[y0:y1] for r, g, b, _ in row[x0:x1] if r + g + b < 450)
+    print(f"text in {box}: {'yes' if dark else 'no'}")
+
+
 def png_size(path):
     """Prints a PNG's size from its header (for pictures too large for png_pixels' pure-Python decoding)."""
     data = open(path, "rb").read(24)
