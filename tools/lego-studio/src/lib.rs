@@ -48,7 +48,7 @@ mod server;
 
 use diagnostics::DiagnosticSink;
 use lego_algebra::picture::Picture;
-use lego_dialect::{ops::walk_ops, source, verify::emit_error};
+use lego_dialect::{source, verify::emit_error};
 use melior::ir::{block::BlockLike, operation::OperationLike, OperationRef, RegionLike};
 use std::{ffi::OsString, process::ExitCode};
 
@@ -332,6 +332,28 @@ fn list(names: &[String]) -> String {
 }
 
 /// The `func.func` ops of the module, with their names, in order.
+/// Visits `root` and every op nested in it, in pre-order (as `lego_dialect::ops::walk_ops`), with an explicit
+/// stack: nothing here recurses as deep as the input nests regions.
+fn walk_ops<'c, 'a>(root: OperationRef<'c, 'a>, visit: &mut dyn FnMut(OperationRef<'c, 'a>)) {
+    let mut stack = vec![root];
+    while let Some(op) = stack.pop() {
+        visit(op);
+        let mut nested = Vec::new();
+        for region in op.regions() {
+            let mut block = region.first_block();
+            while let Some(current) = block {
+                let mut inner = current.first_operation();
+                while let Some(found) = inner {
+                    nested.push(found);
+                    inner = found.next_in_block();
+                }
+                block = current.next_in_region();
+            }
+        }
+        stack.extend(nested.into_iter().rev());
+    }
+}
+
 pub(crate) fn functions<'c, 'a>(module: OperationRef<'c, 'a>) -> Vec<(String, OperationRef<'c, 'a>)> {
     let mut out = Vec::new();
     walk_ops(module, &mut |op| {

@@ -31,6 +31,9 @@ pub const WORKER_COMMAND: &str = "__serve-worker";
 /// regions, the algebra once per nesting level of a layout (at most `convert::MAX_DEPTH`).
 const STACK: usize = 256 << 20;
 
+/// The longest piece of a child's stderr line copied at once (a longer line is copied in pieces).
+const STDERR_LINE: u64 = 8192;
+
 /// The most bytes of a child's stderr kept for the answer to a request it died on.
 const STDERR_TAIL: usize = 4096;
 
@@ -100,8 +103,10 @@ fn start(config: &Config, index: usize) -> Result<WorkerProcess, String> {
         .spawn(move || {
             let mut lines = BufReader::new(stderr);
             let mut line = Vec::new();
-            while lines.read_until(b'\n', &mut line).is_ok_and(|n| n > 0) {
-                eprint!("lego-studio: worker {index}: {}", String::from_utf8_lossy(&line));
+            // At most STDERR_LINE bytes at a time: a child printing without line breaks holds no more here.
+            while (&mut lines).take(STDERR_LINE).read_until(b'\n', &mut line).is_ok_and(|n| n > 0) {
+                let end = if line.ends_with(b"\n") { "" } else { "\n" };
+                eprint!("lego-studio: worker {index}: {}{end}", String::from_utf8_lossy(&line));
                 if let Ok(mut tail) = kept.lock() {
                     tail.extend_from_slice(&line);
                     let excess = tail.len().saturating_sub(STDERR_TAIL);
