@@ -374,6 +374,12 @@ def robustness(inputs):
         status, answer = server.api("/api/compile", {"source": deep, "stage": "lego-lower"})
         ok &= check(status == 200 and "lego." not in answer.get("output", "lego."), "deep /api/compile lego-lower: 200, lowered")
 
+        # A real LLVM fatal error (instruction selection), not a hook: the worker process dies, not the server.
+        status, answer = server.api("/api/compile", {"source": read(os.path.join(inputs, "llvm-fatal.mlir")), "stage": "ptx"})
+        print(f"LLVM fatal error in ptx: {status} {answer.get('error')}")
+        ok &= check(status == 500 and "LLVM ERROR: Cannot select" in answer.get("error", ""), "LLVM fatal error: 500 with LLVM's message")
+        ok &= still_serving("LLVM fatal error")
+
         for stage in ["test:panic", "test:fatal", "test:hang"]:
             started = time.time()
             status, answer = server.api("/api/compile", {"source": typical, "stage": stage})
