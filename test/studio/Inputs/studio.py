@@ -55,11 +55,9 @@ class Server:
         return status, json.loads(payload)
 
     def rss_kib(self):
-        with open(f"/proc/{self.process.pid}/status") as status:
-            for line in status:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
-        return 0
+        """The resident memory of the server and of every process under it: the pipeline runs in its worker
+        processes (their MLIR contexts live there), so a leak would not show in the server's own RSS."""
+        return sum(process_rss_kib(pid) for pid in [self.process.pid, *descendants(self.process.pid)])
 
     def alive(self):
         return self.process.poll() is None
@@ -68,6 +66,39 @@ class Server:
         self.process.kill()
         self.process.wait()
         return self.process.stderr.read()
+
+
+def process_rss_kib(pid):
+    """VmRSS of process `pid` in KiB (0 once it has ended)."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def descendants(pid):
+    """The processes under `pid` (children, their children, ...), from the parent field of /proc/*/stat."""
+    parents = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                # pid (comm) state ppid ...: comm may hold spaces and parentheses, so split after the last ')'.
+                parents[int(entry)] = int(stat.read().rpartition(")")[2].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+    found, frontier = [], [pid]
+    while frontier:
+        parent = frontier.pop()
+        children = [child for child, ppid in parents.items() if ppid == parent]
+        found += children
+        frontier += children
+    return found
 
 
 def parse_response(data):
