@@ -21,9 +21,10 @@ import zlib
 class Server:
     """`lego-studio serve --port 0 ARGS`; the port is read from its first line of output."""
 
-    def __init__(self, binary="lego-studio", args=()):
+    def __init__(self, binary="lego-studio", args=(), env=None):
         self.process = subprocess.Popen(
-            [binary, "serve", "--port", "0", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+            [binary, "serve", "--port", "0", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env=None if env is None else {**os.environ, **env},
         )
         line = self.process.stdout.readline()
         match = re.search(r"http://([^/]+):(\d+)/", line)
@@ -54,11 +55,9 @@ class Server:
         return status, json.loads(payload)
 
     def rss_kib(self):
-        with open(f"/proc/{self.process.pid}/status") as status:
-            for line in status:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
-        return 0
+        """The resident memory of the server and of every process under it: the pipeline runs in its worker
+        processes (their MLIR contexts live there), so a leak would not show in the server's own RSS."""
+        return sum(process_rss_kib(pid) for pid in [self.process.pid, *descendants(self.process.pid)])
 
     def alive(self):
         return self.process.poll() is None
@@ -67,6 +66,39 @@ class Server:
         self.process.kill()
         self.process.wait()
         return self.process.stderr.read()
+
+
+def process_rss_kib(pid):
+    """VmRSS of process `pid` in KiB (0 once it has ended)."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def descendants(pid):
+    """The processes under `pid` (children, their children, ...), from the parent field of /proc/*/stat."""
+    parents = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                # pid (comm) state ppid ...: comm may hold spaces and parentheses, so split after the last ')'.
+                parents[int(entry)] = int(stat.read().rpartition(")")[2].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+    found, frontier = [], [pid]
+    while frontier:
+        parent = frontier.pop()
+        children = [child for child, ppid in parents.items() if ppid == parent]
+        found += children
+        frontier += children
+    return found
 
 
 def parse_response(data):
@@ -319,6 +351,101 @@ def load(inputs, count=1000, bound=120.0, rss_tolerance_mib=32, queue=None):
         stderr = server.stop()
     ok &= check("panicked" not in stderr, "no panic on the server's stderr")
     print("ALL OK" if ok else "SOME CHECKS FAILED")
+
+
+def nested_text(depth):
+    """A function whose layout is row [2] wrapped in DEPTH lego.order_by, one op a line: %lK is on line K + 2
+    at column 8 + len(str(K)) (`  %lK = lego.order_by(…)`)."""
+    lines = ["func.func @deep(%i: index) -> index {", "  %l0 = lego.row [2] : !lego.layout"]
+    lines += [f"  %l{k} = lego.order_by(%l{k - 1}) : !lego.layout" for k in range(1, depth + 1)]
+    lines += [f"  %r = lego.apply %l{depth}(%i) : !lego.layout", "  return %r : index", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def nested(depth):
+    """Prints nested_text(DEPTH) (for lego-studio draw in the lit tests)."""
+    sys.stdout.write(nested_text(int(depth)))
+
+
+def robustness(inputs):
+    """Requests that used to take the server down (issue 35): a layout nested 5 000 deep, a panic, a fatal
+    error and an endless computation inside a request (the test hooks' stages); each is answered with its
+    message and the next request is served."""
+    typical = read(os.path.join(inputs, "typical.mlir"))
+    hooks = {"LEGO_STUDIO_TEST_HOOKS": "1"}
+    server = Server(args=["--workers", "1", "--compute-timeout", "3"], env=hooks)
+    ok = True
+
+    def still_serving(label):
+        status, answer = server.api("/api/parse", {"source": typical})
+        return check(status == 200 and len(answer["layouts"]) == 4 and server.alive(), f"{label}: the next request is served")
+
+    try:
+        deep = nested_text(5000)
+        print(f"5000 nested order_by: {len(deep)} bytes")
+        status, answer = server.api("/api/parse", {"source": deep})
+        diagnostics = [f"{d['line']}:{d['col']}: {d['severity']}: {d['message']}" for d in answer.get("diagnostics", [])]
+        print(f"deep /api/parse: {status} {answer.get('error')} {diagnostics}")
+        # The first op past 1 000 levels: %l1000 (row [2] is level 1), line 1002, column 12.
+        ok &= check(status == 400 and diagnostics[:1] == [
+            "1002:12: error: layout constructors nested more than 1000 deep: too deep to draw (at most 1000 levels)"],
+            "deep /api/parse: 400 located at the op past the limit")
+        ok &= still_serving("deep /api/parse")
+        # The twin: 999 order_by (1 000 levels) are read; the page draws at most 60 levels, so deeper layouts
+        # are entries with an error at their op, shallower ones are described.
+        status, answer = server.api("/api/parse", {"source": nested_text(999)})
+        entries = answer.get("layouts", [])
+        by_name = {entry["name"]: entry for entry in entries}
+        print(f"999 nested /api/parse: {status}, {len(entries)} layouts")
+        for name in ["%l59", "%l60"]:
+            print(f"{name}: {'layout' if 'layout' in by_name[name] else by_name[name].get('error')}")
+        print(f"%l999: {by_name['%l999'].get('error_line')}:{by_name['%l999'].get('error_col')}: {by_name['%l999'].get('error')}")
+        ok &= check(status == 200 and len(entries) == 1000, "999 nested /api/parse: 200 with every layout")
+        # The pipeline does not read the layouts into the algebra: a compile of the deep text succeeds.
+        status, answer = server.api("/api/compile", {"source": deep, "stage": "lego-lower"})
+        ok &= check(status == 200 and "lego." not in answer.get("output", "lego."), "deep /api/compile lego-lower: 200, lowered")
+
+        # A real LLVM fatal error (instruction selection), not a hook: the worker process dies, not the server.
+        status, answer = server.api("/api/compile", {"source": read(os.path.join(inputs, "llvm-fatal.mlir")), "stage": "ptx"})
+        print(f"LLVM fatal error in ptx: {status} {answer.get('error')}")
+        ok &= check(status == 500 and "LLVM ERROR: Cannot select" in answer.get("error", ""), "LLVM fatal error: 500 with LLVM's message")
+        ok &= still_serving("LLVM fatal error")
+
+        for stage in ["test:panic", "test:fatal", "test:hang"]:
+            started = time.time()
+            status, answer = server.api("/api/compile", {"source": typical, "stage": stage})
+            print(f"{stage}: {status} {answer.get('error')}")
+            ok &= check(status == 500 and bool(answer.get("error")), f"{stage}: 500 with a message")
+            ok &= check(time.time() - started < 30, f"{stage}: answered in bounded time")
+            ok &= still_serving(stage)
+    finally:
+        stderr = server.stop()
+    ok &= check("overflowed its stack" not in stderr, "no stack overflow on the server's stderr")
+    # Without LEGO_STUDIO_TEST_HOOKS=1 the hooks do not exist.
+    server = Server(args=["--workers", "1"])
+    try:
+        status, answer = server.api("/api/compile", {"source": typical, "stage": "test:panic"})
+        print(f"test:panic without hooks: {status} {answer.get('error', '')[:40]}")
+    finally:
+        server.stop()
+    print("ALL OK" if ok else "SOME CHECKS FAILED")
+
+
+def text_in(path, box):
+    """Prints whether the PNG has text pixels in the box `x0,y0,x1,y1`: pixels darker (r + g + b < 450) than
+    any cell fill (at least 86% lightness) or the cells' #999999 borders (459) — what a label draws there."""
+    _, _, rows = png_pixels(path)
+    x0, y0, x1, y1 = map(int, box.split(","))
+    dark = sum(1 for row in rows[y0:y1] for r, g, b, _ in row[x0:x1] if r + g + b < 450)
+    print(f"text in {box}: {'yes' if dark else 'no'}")
+
+
+def png_size(path):
+    """Prints a PNG's size from its header (for pictures too large for png_pixels' pure-Python decoding)."""
+    data = open(path, "rb").read(24)
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR", "not a PNG"
+    width, height = struct.unpack(">II", data[16:24])
+    print(f"png {width} x {height}, longer side {max(width, height)}")
 
 
 def png_pixels(path):

@@ -129,7 +129,15 @@ impl Engine {
         let Ok(module) = source::parse(&self.context, FILE_NAME, text) else {
             return self.failure("the source does not parse or verify");
         };
-        let layouts = describe_layouts(&module, text);
+        let layouts = match describe_layouts(&module, text) {
+            Ok(layouts) => layouts,
+            Err(too_deep) => {
+                // The whole request is refused (as lego-opt refuses nesting past its limit), at the op.
+                lego_dialect::verify::emit_error(too_deep.op.location(), &too_deep.message);
+                drop(module);
+                return self.failure("the source nests layouts too deeply to be drawn");
+            }
+        };
         drop(module);
         let _ = self.sink.take();
         Response::json(200, &json!({ "layouts": layouts }))
@@ -271,11 +279,26 @@ fn located(reported: &[Reported]) -> Vec<Value> {
         .collect()
 }
 
+/// The deepest layout `/api/parse` describes: the page reads a description with serde_json, whose limit is
+/// 128 nested JSON values, and each level of `order_by`/`group_by` takes two (an object and its array).
+pub const MAX_DESCRIBED_DEPTH: usize = 60;
+
+/// The most a `/api/parse` answer spells out over all its layouts: constructors plus gen_p table elements,
+/// every use counted (a layout built on another repeats its description).
+pub const MAX_DESCRIBED: u64 = 1 << 21;
+
 /// Every layout constructor of every function: name, line, dims and lego-algebra description; a layout that
-/// cannot be read into the algebra (a run-time size, say) has `"error"` and `"col"` instead of dims/layout.
-fn describe_layouts(module: &Module, text: &str) -> Vec<Value> {
+/// cannot be read into the algebra (a run-time size, say), or not described within the bounds, has `"error"`
+/// and `"error_line"`/`"error_col"` (where to report it) instead of dims/layout. A layout nested deeper than
+/// [`crate::convert::MAX_DEPTH`] fails the whole answer: the error, at the first op past the limit.
+fn describe_layouts<'c, 'a>(
+    module: &'a Module<'c>,
+    text: &str,
+) -> Result<Vec<Value>, crate::convert::ConvertError<'c, 'a>> {
     let lines: Vec<&str> = text.lines().collect();
     let mut out = Vec::new();
+    let mut converter = crate::convert::Converter::default();
+    let mut described = 0u64;
     for (func, op) in crate::functions(module.as_operation()) {
         for layout_op in crate::layout_ops(op) {
             let (line, col) = diagnostics::file_line_column(layout_op.location())
@@ -283,7 +306,24 @@ fn describe_layouts(module: &Module, text: &str) -> Vec<Value> {
                 .unwrap_or((0, 0));
             let name = lines.get(line.wrapping_sub(1)).map(|text| result_name(text, col)).unwrap_or_default();
             let mut entry = json!({ "func": func, "name": name, "line": line });
-            match crate::convert::layout(layout_op) {
+            let bounded = converter.shaped(layout_op).and_then(|shaped| {
+                let error = |message: String| crate::convert::ConvertError { op: layout_op, message };
+                if shaped.depth > MAX_DESCRIBED_DEPTH {
+                    return Err(error(format!(
+                        "layout constructors nested {} deep: the page draws at most {MAX_DESCRIBED_DEPTH} levels",
+                        shaped.depth
+                    )));
+                }
+                let size = shaped.nodes.saturating_add(shaped.table_elements);
+                if described.saturating_add(size) > MAX_DESCRIBED {
+                    return Err(error(format!(
+                        "not described: the answer would spell out more than {MAX_DESCRIBED} constructors and table elements (this layout: {size})"
+                    )));
+                }
+                described += size;
+                Ok(shaped.layout)
+            });
+            match bounded {
                 Ok(layout) => {
                     entry["dims"] = json!(layout.dims());
                     match lego_algebra::describe::to_json(&layout).map(|text| serde_json::from_str::<Value>(&text)) {
@@ -301,10 +341,13 @@ fn describe_layouts(module: &Module, text: &str) -> Vec<Value> {
                     entry["error_col"] = json!(col);
                 }
             }
+            if let Some(too_deep) = converter.too_deep() {
+                return Err(too_deep.clone());
+            }
             out.push(entry);
         }
     }
-    out
+    Ok(out)
 }
 
 /// The SSA name (`%tiled`) the op at 1-based column `col` of `line` defines (`%tiled = lego.tile_by …`: the

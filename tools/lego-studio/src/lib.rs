@@ -40,24 +40,39 @@ mod program;
 mod api;
 mod assets;
 mod convert;
+mod gen_eval;
 mod http;
 mod png;
+mod pool;
 mod server;
 
 use diagnostics::DiagnosticSink;
 use lego_algebra::picture::Picture;
-use lego_dialect::{ops::walk_ops, source, verify::emit_error};
+use lego_dialect::{source, verify::emit_error};
 use melior::ir::{block::BlockLike, operation::OperationLike, OperationRef, RegionLike};
 use std::{ffi::OsString, process::ExitCode};
 
-const USAGE: &str = "usage: lego-studio draw FILE.mlir [--func NAME] [--layout %name] -o OUT.svg|OUT.png|OUT.txt
-       lego-studio serve [--port 8080] [--host 127.0.0.1] [--workers N] [--queue N] [--max-body BYTES] [--timeout SECONDS] [--list-assets]";
+const USAGE: &str = "usage: lego-studio draw FILE.mlir [--func NAME] [--layout %name] [--max-png-size PIXELS] -o OUT.svg|OUT.png|OUT.txt
+       lego-studio serve [--port 8080] [--host 127.0.0.1] [--workers N] [--queue N] [--max-body BYTES] [--timeout SECONDS] [--compute-timeout SECONDS] [--list-assets]
+       lego-studio --version";
+
+/// The most elements (logical, or physical positions) `draw` draws: the page's limit
+/// (`lego_algebra_wasm::MAX_DRAW_ELEMENTS`), checked before any cell is computed.
+pub const MAX_DRAW_ELEMENTS: u64 = 1 << 18;
+
+/// The most layout-node evaluations (elements × constructors of the tree) a picture may take.
+pub const MAX_DRAW_WORK: u64 = 1 << 26;
+
+/// The stack of the thread that draws: the algebra recurses once per nesting level (at most
+/// `convert::MAX_DEPTH`), and a debug build's frames are large.
+const DRAW_STACK: usize = 256 << 20;
 
 struct DrawArgs {
     input: String,
     func: Option<String>,
     layout: Option<String>,
     output: String,
+    max_png_size: u32,
 }
 
 #[derive(Clone, Copy)]
@@ -101,6 +116,9 @@ fn parse_serve(args: &[String]) -> Result<server::Config, String> {
             "--queue" => config.queue = number("--queue", 1, 1 << 16)? as usize,
             "--max-body" => config.max_body = number("--max-body", 1, 1 << 30)? as usize,
             "--timeout" => config.timeout = std::time::Duration::from_secs(number("--timeout", 1, 3600)?),
+            "--compute-timeout" => {
+                config.compute_timeout = std::time::Duration::from_secs(number("--compute-timeout", 1, 3600)?)
+            }
             "--host" => config.host = args.next().cloned().ok_or("--host needs a value")?,
             other => return Err(format!("unknown option '{other}' of serve")),
         }
@@ -111,12 +129,21 @@ fn parse_serve(args: &[String]) -> Result<server::Config, String> {
 fn parse_draw(args: &[String]) -> Result<DrawArgs, String> {
     let mut args = args.iter();
     let (mut input, mut func, mut layout, mut output) = (None, None, None, None);
+    let mut max_png_size = png::DEFAULT_MAX_SIZE;
     while let Some(arg) = args.next() {
         let mut value = |flag: &str| args.next().cloned().ok_or_else(|| format!("{flag} needs a value"));
         match arg.as_str() {
             "--func" => func = Some(value("--func")?.trim_start_matches('@').to_string()),
             "--layout" => layout = Some(value("--layout")?.trim_start_matches('%').to_string()),
             "-o" | "--output" => output = Some(value("-o")?),
+            "--max-png-size" => {
+                let text = value("--max-png-size")?;
+                max_png_size = text
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|size| (16..=png::LARGEST_SIZE).contains(size))
+                    .ok_or_else(|| format!("--max-png-size '{text}': expected a whole number of pixels from 16 to {}", png::LARGEST_SIZE))?;
+            }
             flag if flag.starts_with('-') && flag != "-" => return Err(format!("unknown option '{flag}'")),
             file if input.is_none() => input = Some(file.to_string()),
             extra => return Err(format!("unexpected argument '{extra}'")),
@@ -127,6 +154,7 @@ fn parse_draw(args: &[String]) -> Result<DrawArgs, String> {
         func,
         layout,
         output: output.ok_or("no output file (-o OUT.svg, -o OUT.png or -o OUT.txt)")?,
+        max_png_size,
     })
 }
 
@@ -143,10 +171,9 @@ fn output_format(path: &str) -> Result<Format, String> {
 /// (0 or 1). `self_command` starts this same tool again (the binary: its own path; the Python package's console
 /// script: the interpreter with `-m lego._tools lego-studio`).
 pub fn main_with_args(arguments: Vec<OsString>, self_command: Vec<OsString>) -> u8 {
-    let _ = self_command;
     let args: Result<Vec<String>, OsString> = arguments.into_iter().skip(1).map(OsString::into_string).collect();
     let status = match args {
-        Ok(args) => run_command_line(args),
+        Ok(args) => run_command_line(args, self_command),
         Err(bad) => {
             eprintln!("lego-studio: error: argument {bad:?} is not valid UTF-8");
             ExitCode::FAILURE
@@ -156,7 +183,7 @@ pub fn main_with_args(arguments: Vec<OsString>, self_command: Vec<OsString>) -> 
     u8::from(status != ExitCode::SUCCESS)
 }
 
-fn run_command_line(args: Vec<String>) -> ExitCode {
+fn run_command_line(args: Vec<String>, self_command: Vec<OsString>) -> ExitCode {
     if matches!(args.first().map(String::as_str), Some("--help" | "-h" | "help")) {
         println!("{USAGE}");
         return ExitCode::SUCCESS;
@@ -166,9 +193,15 @@ fn run_command_line(args: Vec<String>) -> ExitCode {
         println!("lego-studio {}", env!("CARGO_PKG_VERSION"));
         return ExitCode::SUCCESS;
     }
+    if args.first().map(String::as_str) == Some(server::WORKER_COMMAND) {
+        return server::worker_process(&args[1..]);
+    }
     let draw = match parse_args(&args) {
         Ok(Command::Draw(draw)) => output_format(&draw.output).map(|format| (draw, format)),
-        Ok(Command::Serve(config)) => {
+        Ok(Command::Serve(mut config)) => {
+            if !self_command.is_empty() {
+                config.self_command = self_command;
+            }
             return match server::serve(config) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(message) => {
@@ -190,7 +223,15 @@ fn run_command_line(args: Vec<String>) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match run(&draw.0, draw.1) {
+    let (draw, format) = draw;
+    let drawn = std::thread::Builder::new()
+        .name("lego-studio-draw".into())
+        .stack_size(DRAW_STACK)
+        .spawn(move || run(&draw, format))
+        .map_err(|error| format!("cannot start the drawing thread: {error}"))
+        .and_then(|thread| thread.join().map_err(|_| "internal error while drawing (a bug: please report the input)".to_string()))
+        .and_then(|result| result);
+    match drawn {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             if !message.is_empty() {
@@ -236,18 +277,18 @@ fn run(args: &DrawArgs, format: Format) -> Result<(), String> {
                 .ok_or_else(|| format!("@{func_name} builds no layout named %{name}"))?
         }
     };
-    let layout = match convert::layout(op) {
-        Ok(layout) => layout,
+    let shaped = match convert::Converter::default().shaped(op).and_then(|shaped| drawable(op, shaped)) {
+        Ok(shaped) => shaped,
         Err(error) => {
             emit_error(error.op.location(), &format!("cannot draw this layout: {}", error.message));
             return Err(report(&sink));
         }
     };
-    let picture = Picture::new(layout);
+    let picture = Picture::new(shaped.layout);
     let rendered = match format {
         Format::Text => picture.render().map(String::into_bytes),
         Format::Svg => picture.render_svg().map(String::into_bytes),
-        Format::Png => picture.render_svg().and_then(|svg| png::render(&svg)),
+        Format::Png => picture.render_svg().and_then(|svg| png::render(&svg, args.max_png_size)),
     };
     let rendered = match rendered {
         Ok(rendered) => rendered,
@@ -259,6 +300,29 @@ fn run(args: &DrawArgs, format: Format) -> Result<(), String> {
     std::fs::write(&args.output, rendered).map_err(|error| format!("cannot write '{}': {error}", args.output))
 }
 
+/// `shaped` when a picture of it can be computed within the bounds (elements, work), checked before any
+/// cell is: the error otherwise.
+fn drawable<'c, 'a>(op: OperationRef<'c, 'a>, shaped: convert::Shaped) -> Result<convert::Shaped, convert::ConvertError<'c, 'a>> {
+    let layout = &shaped.layout;
+    let largest = layout.numel().max(layout.codomain_size());
+    if largest > MAX_DRAW_ELEMENTS {
+        // No option raises it: the page has the same limit, and a picture of more cells is not one a person reads.
+        let message = format!(
+            "{largest} elements: too many to draw (at most {MAX_DRAW_ELEMENTS}, the page's limit too; no option raises it: draw a smaller layout or a tile of it)"
+        );
+        return Err(convert::ConvertError { op, message });
+    }
+    let work = largest.saturating_mul(shaped.nodes);
+    if work > MAX_DRAW_WORK {
+        let message = format!(
+            "{largest} elements × {} layout constructors: too much to evaluate for a picture (at most {MAX_DRAW_WORK})",
+            shaped.nodes
+        );
+        return Err(convert::ConvertError { op, message });
+    }
+    Ok(shaped)
+}
+
 fn list(names: &[String]) -> String {
     if names.is_empty() {
         "none".into()
@@ -268,6 +332,28 @@ fn list(names: &[String]) -> String {
 }
 
 /// The `func.func` ops of the module, with their names, in order.
+/// Visits `root` and every op nested in it, in pre-order (as `lego_dialect::ops::walk_ops`), with an explicit
+/// stack: nothing here recurses as deep as the input nests regions.
+fn walk_ops<'c, 'a>(root: OperationRef<'c, 'a>, visit: &mut dyn FnMut(OperationRef<'c, 'a>)) {
+    let mut stack = vec![root];
+    while let Some(op) = stack.pop() {
+        visit(op);
+        let mut nested = Vec::new();
+        for region in op.regions() {
+            let mut block = region.first_block();
+            while let Some(current) = block {
+                let mut inner = current.first_operation();
+                while let Some(found) = inner {
+                    nested.push(found);
+                    inner = found.next_in_block();
+                }
+                block = current.next_in_region();
+            }
+        }
+        stack.extend(nested.into_iter().rev());
+    }
+}
+
 pub(crate) fn functions<'c, 'a>(module: OperationRef<'c, 'a>) -> Vec<(String, OperationRef<'c, 'a>)> {
     let mut out = Vec::new();
     walk_ops(module, &mut |op| {

@@ -3,11 +3,13 @@
 //! Bounded everywhere: one acceptor thread hands connections to a fixed pool of workers through a bounded
 //! queue; a connection that finds the queue full is answered `503` at once by the acceptor, and one that
 //! waited in the queue longer than the request timeout gets `503` from the worker without being run. Reading
-//! a request has the same deadline and a size limit ([`crate::http`]). Each worker owns its MLIR context (an
-//! [`api::Engine`]), used by one request at a time and replaced after a number of requests (a context keeps
-//! every attribute and type it ever uniqued) or after a panic.
+//! a request has the same deadline and a size limit ([`crate::http`]). Each worker thread owns a worker
+//! *process* ([`crate::pool`]) that runs its API requests, one at a time, in an MLIR context of its own: a
+//! panic there is answered 500 with its message, and a process that dies (LLVM's fatal errors end the process
+//! they happen in) or computes past `--compute-timeout` is answered 500 with what it printed and replaced —
+//! the server itself never runs the pipeline.
 
-use crate::{api, assets, http};
+use crate::{api, assets, http, pool};
 use std::{
     net::{TcpListener, TcpStream},
     panic::{catch_unwind, AssertUnwindSafe},
@@ -25,6 +27,15 @@ pub struct Config {
     pub queue: usize,
     pub max_body: usize,
     pub timeout: Duration,
+    /// How long one API request may compute in its worker process before the process is stopped.
+    pub compute_timeout: Duration,
+    /// `LEGO_STUDIO_TEST_HOOKS=1` in the environment of `serve`: the compile stages that provoke a panic, a
+    /// fatal error and a hang in the worker process exist (for test/studio only; never listed).
+    pub test_hooks: bool,
+    /// The command that starts this same tool again, to which the worker processes' arguments are appended:
+    /// the binary's own path, or — when lego-studio runs as the Python package's console script, where
+    /// `current_exe()` is the Python interpreter — the interpreter with the arguments that reach this driver.
+    pub self_command: Vec<std::ffi::OsString>,
 }
 
 impl Default for Config {
@@ -37,12 +48,15 @@ impl Default for Config {
             queue: 256,
             max_body: 1 << 20,
             timeout: Duration::from_secs(10),
+            compute_timeout: Duration::from_secs(60),
+            test_hooks: std::env::var("LEGO_STUDIO_TEST_HOOKS").is_ok_and(|value| value == "1"),
+            self_command: std::env::current_exe().map(|path| vec![path.into_os_string()]).unwrap_or_default(),
         }
     }
 }
 
-/// A worker's stack: MLIR's parser and verifier recurse on nested regions.
-const WORKER_STACK: usize = 16 << 20;
+/// A worker thread's stack (it reads requests and talks to its worker process; the MLIR work is there).
+const WORKER_STACK: usize = 2 << 20;
 
 /// Descriptors `serve` asks for: the queue, the connections being answered 503 and lingering, and MLIR's own
 /// files all need one; Debian's default soft limit of 1 024 is below a burst of 1 000 connections.
@@ -81,13 +95,18 @@ pub fn serve(config: Config) -> Result<(), String> {
         std::thread::Builder::new()
             .name(format!("studio-worker-{index}"))
             .stack_size(WORKER_STACK)
-            .spawn(move || worker(&receiver, &config))
+            .spawn(move || worker(&receiver, &config, index))
             .map_err(|error| format!("cannot start a worker thread: {error}"))?;
     }
     // The first line of output, flushed: scripts (the tests) read the port from it when started with --port 0.
     println!(
-        "lego-studio: serving http://{address}/ ({} workers, queue {}, body limit {} bytes, timeout {:?})",
-        config.workers, config.queue, config.max_body, config.timeout
+        "lego-studio: serving http://{address}/ ({} workers, queue {}, body limit {} bytes, timeout {:?}, compute timeout {:?}{})",
+        config.workers,
+        config.queue,
+        config.max_body,
+        config.timeout,
+        config.compute_timeout,
+        if config.test_hooks { ", test hooks on" } else { "" }
     );
     use std::io::Write as _;
     let _ = std::io::stdout().flush();
@@ -153,8 +172,8 @@ fn reject(rejected: &Receiver<TcpStream>) {
     }
 }
 
-fn worker(receiver: &Mutex<Receiver<(TcpStream, Instant)>>, config: &Config) {
-    let mut engine: Option<api::Engine> = None;
+fn worker(receiver: &Mutex<Receiver<(TcpStream, Instant)>>, config: &Config, index: usize) {
+    let mut process: Option<pool::WorkerProcess> = None;
     loop {
         let job = match receiver.lock() {
             Ok(receiver) => receiver.recv(),
@@ -175,36 +194,32 @@ fn worker(receiver: &Mutex<Receiver<(TcpStream, Instant)>>, config: &Config) {
                 continue;
             }
         };
-        let outcome = catch_unwind(AssertUnwindSafe(|| route(&request, &mut engine)));
-        let response = outcome.unwrap_or_else(|_| {
-            // Whatever state the context was left in is not reused.
-            engine = None;
-            http::Response::error(500, "internal error while handling the request (a bug: please report the input)")
+        let outcome = catch_unwind(AssertUnwindSafe(|| route(&request, &mut process, config, index)));
+        let response = outcome.unwrap_or_else(|payload| {
+            // Whatever state the worker process was left in is not reused.
+            process = None;
+            http::Response::error(500, format!("internal error while handling the request: {}", panic_message(&*payload)))
         });
         http::respond(&mut stream, &response, config.timeout, false);
-        if engine.as_ref().is_some_and(api::Engine::worn_out) {
-            engine = None;
-        }
     }
 }
 
-fn route(request: &http::Request, engine: &mut Option<api::Engine>) -> http::Response {
-    let api = |engine: &mut Option<api::Engine>, run: &dyn Fn(&mut api::Engine) -> http::Response| {
-        if engine.is_none() {
-            match api::Engine::new() {
-                Ok(created) => *engine = Some(created),
-                Err(message) => return http::Response::error(500, format!("cannot create an MLIR context: {message}")),
-            }
-        }
-        match engine.as_mut() {
-            Some(engine) => run(engine),
-            None => http::Response::error(500, "no MLIR context"),
-        }
-    };
+/// The text of a panic's payload (`panic!("…")` gives a `&str` or a `String`).
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    let text = payload
+        .downcast_ref::<&str>()
+        .map(|text| text.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".into());
+    format!("{text} (a bug: please report the input)")
+}
+
+fn route(request: &http::Request, process: &mut Option<pool::WorkerProcess>, config: &Config, index: usize) -> http::Response {
+    let api = |process: &mut Option<pool::WorkerProcess>, endpoint: pool::Endpoint| pool::run(process, config, index, endpoint, &request.body);
     match (request.method.as_str(), request.path.as_str()) {
         ("GET", "/api/stages") => http::Response::json(200, &api::stages(&lego_passes::Registry::default())),
-        ("POST", "/api/parse") => api(engine, &|engine| engine.parse(&request.body)),
-        ("POST", "/api/compile") => api(engine, &|engine| engine.compile(&request.body)),
+        ("POST", "/api/parse") => api(process, pool::Endpoint::Parse),
+        ("POST", "/api/compile") => api(process, pool::Endpoint::Compile),
         (_, "/api/parse" | "/api/compile") => http::Response::error(405, format!("{} wants POST", request.path)),
         (_, "/api/stages") => http::Response::error(405, "/api/stages wants GET"),
         (_, path) if path.starts_with("/api/") => http::Response::error(404, format!("no API endpoint {path}")),
@@ -214,4 +229,12 @@ fn route(request: &http::Request, engine: &mut Option<api::Engine>) -> http::Res
         },
         (method, _) => http::Response::error(405, format!("method {method} is not served here")),
     }
+}
+
+/// The hidden command a worker process runs (`lego-studio __serve-worker [--test-hooks]`).
+pub const WORKER_COMMAND: &str = pool::WORKER_COMMAND;
+
+/// The body of a worker process.
+pub fn worker_process(args: &[String]) -> std::process::ExitCode {
+    pool::worker_main(args)
 }
