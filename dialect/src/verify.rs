@@ -353,6 +353,8 @@ fn verify_tile_by(inner: melior::ir::Value, levels: &[Vec<Dim>]) -> Check {
     let has_defining_op = crate::ops::op_result(inner).is_some();
     let blocks = match crate::ops::defining_layout(inner) {
         Some((_, LayoutOp::OrderBy { objects })) => Some(objects),
+        // A plain row / col / reg_p is an order_by of that one block (d_o = its rank, q_o = 1), as published.
+        Some((_, LayoutOp::Row { .. } | LayoutOp::Col { .. } | LayoutOp::RegP { .. })) => Some(vec![inner]),
         _ if has_defining_op => return Err("input must be an OrderBy layout".into()),
         _ => None,
     };

@@ -17,9 +17,11 @@
 //! proof obligation (docs/ops/gen_p.md). With `verify-gen-p` (the default) it is discharged first
 //! ([`crate::genp_obligation`]): refuted → the published `Layout is not bijective` error at the gen_p and the
 //! pass fails (as `lego-lower` does on the same program, so the answer does not depend on whether this pass ran
-//! first); undecided → a warning, and no fold; `L` not built by visible layout ops here (a function argument)
-//! → no fold, silently (its gen_p's are proved where lowering rebuilds the layout). `verify-gen-p=false` trusts
-//! the inverse (the published tool's behaviour).
+//! first); undecided → a warning, and no fold. A piece of `L` not built by visible layout ops here (a function
+//! argument, another op's result) is a bijection by the layout contract and folds, as in the published tool —
+//! except that for a function argument whose call sites this pass can see, the layouts passed there are
+//! checked in its place (a refuted one: the same error as `lego-lower`'s). `verify-gen-p=false` trusts every
+//! inverse (the published tool's behaviour).
 //!
 //! The published patterns 1–2 fire on any two ops with the same result count and 3 ignores `inv`; ours are the
 //! sound versions docs/reference/passes.md asks for.
@@ -27,11 +29,17 @@
 use crate::{
     external::{LegoPass, PassFailure, PassId},
     genp_obligation::{self, GenPObligations, LayoutInverse},
-    lowering::ir::{defining_op, erase, first_result, op_has_uses, replace_all_uses, Builder},
+    lowering::ir::{defining_op, erase, first_result, op_has_uses, op_name, replace_all_uses, Builder},
+    lowering::views::{callee_name, same_symbol_table, symbol_name},
 };
+use std::collections::HashSet;
 use lego_dialect::ops::{build_permutation_layout, constant_index_value, layout_op, walk_ops, Dim, LayoutOp, OpKind};
 use melior::{
-    ir::{block::BlockLike, operation::OperationLike, BlockRef, Location, OperationRef, RegionLike, RegionRef, Value},
+    ir::{
+        block::BlockLike,
+        operation::OperationLike,
+        BlockRef, Location, OperationRef, RegionLike, RegionRef, Value, ValueLike,
+    },
     Context,
 };
 
@@ -129,33 +137,85 @@ pub fn is_pure(kind: OpKind) -> bool {
 }
 
 /// What patterns 1 and 2 need to know before they fold: the run's gen_p verdicts.
-struct Inverses<'c> {
+struct Inverses<'c, 'a> {
     checker: GenPObligations<'c>,
     /// `verify-gen-p`; false: patterns 1 and 2 trust the inverse.
     verify: bool,
     /// A fold met a gen_p whose inverse is refuted (reported): the pass fails.
     refuted: bool,
+    /// The pass's root: where the call sites of a function whose layout argument is folded through are looked for.
+    root: OperationRef<'c, 'a>,
+    /// The `func.call` ops under `root`, gathered on first need (this pass erases none).
+    calls: Option<Vec<OperationRef<'c, 'a>>>,
 }
 
-impl<'c> Inverses<'c> {
+impl<'c, 'a> Inverses<'c, 'a> {
     /// Whether a fold that relies on `layout`'s inverse may fire; `inverse` is the `apply_inverse` it removes.
     /// A failing obligation is reported once per gen_p.
-    fn trusted(&mut self, layout: Value<'c, '_>, inverse: Location<'c>, folded: &str) -> bool {
+    ///
+    /// Every visible gen_p of `layout` is checked. A piece built where this pass cannot see it is a bijection by
+    /// the layout contract (dialect.md: a `!lego.layout` is a bijection), as the published pattern assumes — but
+    /// when it is an argument of a function whose call sites are under the root, the layouts passed there are
+    /// checked in its place (they are what lowering will compute the inverse of), so a refuted gen_p gives the
+    /// same error whether or not this pass runs before `lego-lower`.
+    fn trusted(&mut self, layout: Value<'c, 'a>, inverse: Location<'c>, folded: &str) -> bool {
         if !self.verify {
             return true;
         }
-        let (gen_p, obligation) = match self.checker.layout(layout) {
-            LayoutInverse::Holds => return true,
-            // Built elsewhere (a function argument): its gen_p's are checked where the layout is lowered.
-            LayoutInverse::Hidden => return false,
-            LayoutInverse::Fails(gen_p, obligation) => (gen_p, obligation),
-        };
-        let consequence = format!("{folded} is not folded");
-        if self.checker.report(gen_p, &obligation, inverse, genp_obligation::USED_HERE, &consequence) {
-            self.refuted = true;
+        let mut pending = vec![layout];
+        let mut expanded = HashSet::new();
+        while let Some(value) = pending.pop() {
+            let pieces = genp_obligation::layout_pieces(value);
+            if let LayoutInverse::Fails(gen_p, obligation) = self.checker.visible(&pieces) {
+                let consequence = format!("{folded} is not folded");
+                if self.checker.report(gen_p, &obligation, inverse, genp_obligation::USED_HERE, &consequence) {
+                    self.refuted = true;
+                }
+                return false;
+            }
+            for hidden in pieces.hidden {
+                let Some((function, position)) = function_argument(hidden) else { continue };
+                if expanded.insert((function.to_raw().ptr as usize, position)) {
+                    let passed = self.passed_at_call_sites(function, position);
+                    pending.extend(passed);
+                }
+            }
         }
-        false
+        true
     }
+
+    /// The operand `position` of every `func.call` of `function` under the root.
+    fn passed_at_call_sites(&mut self, function: OperationRef<'c, 'a>, position: usize) -> Vec<Value<'c, 'a>> {
+        let Some(name) = symbol_name(&function) else { return Vec::new() };
+        let root = self.root;
+        let calls = self.calls.get_or_insert_with(|| {
+            let mut calls = Vec::new();
+            walk_ops(root, &mut |op| {
+                if op_name(&op) == "func.call" {
+                    calls.push(op);
+                }
+            });
+            calls
+        });
+        calls
+            .iter()
+            .filter(|call| callee_name(call).as_deref() == Some(name.as_str()) && same_symbol_table(**call, function))
+            .filter_map(|call| call.operand(position).ok())
+            .collect()
+    }
+}
+
+/// The `func.func` whose entry block has `value` as its argument number k, and k.
+fn function_argument<'c, 'a>(value: Value<'c, 'a>) -> Option<(OperationRef<'c, 'a>, usize)> {
+    let argument = lego_dialect::ops::block_argument(value)?;
+    // SAFETY: `value` is a live block argument; its owner block lives as long as the value (melior's `owner()`
+    // ties the block to the borrow of the argument handle instead).
+    let block = unsafe { BlockRef::<'c, 'a>::from_raw(mlir_sys::mlirBlockArgumentGetOwner(value.to_raw())) };
+    let function = block.parent_operation()?;
+    if op_name(&function) != "func.func" || function.region(0).ok()?.first_block() != Some(block) {
+        return None;
+    }
+    Some((function, argument.argument_number()))
 }
 
 /// Applies the patterns under `root` to a fixed point. Returns how many rewrites (erasures included) happened;
@@ -174,12 +234,17 @@ struct Sweeps {
 }
 
 /// [`canonicalize`], also telling what its last sweep met.
-fn canonicalize_sweeps(root: OperationRef, verify_gen_p: bool) -> Result<Sweeps, PassFailure> {
+fn canonicalize_sweeps<'c, 'a>(root: OperationRef<'c, 'a>, verify_gen_p: bool) -> Result<Sweeps, PassFailure> {
     let handle = crate::mlir_context::ContextHandle::of(&root);
     let context = handle.get();
     // Pattern 3 always checks a gen_p's inverse (silently); patterns 1 and 2 only with verify-gen-p.
-    let mut inverses =
-        Inverses { checker: GenPObligations::new(genp_obligation::BUDGET_MS), verify: verify_gen_p, refuted: false };
+    let mut inverses = Inverses {
+        checker: GenPObligations::new(genp_obligation::BUDGET_MS),
+        verify: verify_gen_p,
+        refuted: false,
+        root,
+        calls: None,
+    };
     let mut total = 0;
     let mut last = Vec::new();
     for _ in 0..MAX_SWEEPS {
@@ -226,7 +291,7 @@ fn canonicalize_sweeps(root: OperationRef, verify_gen_p: bool) -> Result<Sweeps,
 }
 
 /// Pattern 1: `apply(L, r#0, …, r#n-1)`, `r = apply_inverse(L, f)` → `f`.
-fn fold_apply_of_inverse<'c>(apply: OperationRef<'c, '_>, inverses: &mut Inverses<'c>) -> bool {
+fn fold_apply_of_inverse<'c, 'a>(apply: OperationRef<'c, 'a>, inverses: &mut Inverses<'c, 'a>) -> bool {
     let operands: Vec<Value> = apply.operands().collect();
     let Some((&layout, indices)) = operands.split_first() else { return false };
     let Some(first) = indices.first() else { return false };
@@ -253,7 +318,7 @@ fn fold_apply_of_inverse<'c>(apply: OperationRef<'c, '_>, inverses: &mut Inverse
 }
 
 /// Pattern 2: `apply_inverse(L, apply(L, i⃗))` → `i⃗`.
-fn fold_inverse_of_apply<'c>(inverse: OperationRef<'c, '_>, inverses: &mut Inverses<'c>) -> bool {
+fn fold_inverse_of_apply<'c, 'a>(inverse: OperationRef<'c, 'a>, inverses: &mut Inverses<'c, 'a>) -> bool {
     let (Ok(layout), Ok(flat)) = (inverse.operand(0), inverse.operand(1)) else { return false };
     let Some(apply) = defining_op(flat) else { return false };
     if OpKind::of(&apply) != Some(OpKind::Apply) || inverse.operand_count() != 2 {

@@ -201,6 +201,8 @@ fn normal_form<'c, 'a>(
     }
     let blocks = match lego_dialect::ops::defining_layout(inner) {
         Some((_, LayoutOp::OrderBy { objects })) if !objects.is_empty() => objects,
+        // A plain row / col / reg_p: an order_by of that one block (semantics.md: q_o = 1).
+        Some((_, LayoutOp::Row { .. } | LayoutOp::Col { .. } | LayoutOp::RegP { .. })) => vec![inner],
         Some(_) => return Err(error("input must be an OrderBy layout")),
         None => {
             return Err(error(

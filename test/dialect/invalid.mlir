@@ -131,10 +131,13 @@ func.func @group_by_volume() {
 
 // -----
 
+// A plain row / col / reg_p is accepted (an order_by of one block: test/lower/tile-by-plain.mlir); a group_by is not.
 func.func @tile_by_not_order_by() {
   %r = lego.row [8, 12] : !lego.layout
+  %o = lego.order_by(%r) : !lego.layout
+  %g = lego.group_by [8, 12](%o) : !lego.layout
   // expected-error @+1 {{'lego.tile_by' op input must be an OrderBy layout}}
-  %t = lego.tile_by %r tile_dims [[2, 4], [4, 3]] : !lego.layout
+  %t = lego.tile_by %g tile_dims [[2, 4], [4, 3]] : !lego.layout
   return
 }
 

@@ -40,6 +40,8 @@ impl<'c, 'a> Tiling<'c, 'a> {
         }
         let objects = match node(b, site, inner)? {
             LayoutOp::OrderBy { objects } if !objects.is_empty() => objects,
+            // A plain row / col / reg_p: an order_by of that one block (semantics.md: q_o = 1).
+            LayoutOp::Row { .. } | LayoutOp::Col { .. } | LayoutOp::RegP { .. } => vec![inner],
             _ => return Err(error("tile_by input must be an OrderBy layout".into())),
         };
         let mut blocks = Vec::with_capacity(objects.len());

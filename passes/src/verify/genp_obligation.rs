@@ -151,6 +151,18 @@ impl<'c> GenPObligations<'c> {
         LayoutInverse::Holds
     }
 
+    /// The verdict on the visible gen_p's of `pieces` (the hidden ones are the caller's business): the first
+    /// whose obligation does not hold, or `Holds`.
+    pub fn visible<'a>(&mut self, pieces: &LayoutPieces<'c, 'a>) -> LayoutInverse<'c, 'a> {
+        for &gen_p in &pieces.gen_ps {
+            let obligation = self.of_gen_p(gen_p);
+            if !obligation.holds() {
+                return LayoutInverse::Fails(gen_p, obligation);
+            }
+        }
+        LayoutInverse::Holds
+    }
+
     /// Reports a failing obligation once per gen_p: refuted → the published error(s) at the gen_p, with a note
     /// at `used_at` (`uses`: what relies on it); unknown → a warning at the gen_p that ends with `consequence`
     /// (what is not done because of it). Returns whether the verdict is a refutation (the pass must fail).
@@ -359,11 +371,29 @@ fn scan_b<'c>(gen: &GenP, sizes: &[u64], max_points: u64) -> Scan<'c> {
 /// constructors (order_by / group_by objects, tile_by / expand_by inputs), each once, depth first; `None` when a
 /// piece is not built by a visible lego layout op.
 pub fn gen_ps_under<'c, 'a>(layout: MlirValue<'c, 'a>) -> Option<Vec<OperationRef<'c, 'a>>> {
+    let pieces = layout_pieces(layout);
+    pieces.hidden.is_empty().then_some(pieces.gen_ps)
+}
+
+/// What a layout value is built from, as far as it is visible: see [`layout_pieces`].
+pub struct LayoutPieces<'c, 'a> {
+    /// The visible gen_p's, each once, depth first, operands in order.
+    pub gen_ps: Vec<OperationRef<'c, 'a>>,
+    /// The pieces not built by a visible lego layout op (block arguments, results of other ops), in the order met.
+    pub hidden: Vec<MlirValue<'c, 'a>>,
+}
+
+/// The visible gen_p's under `layout` (as [`gen_ps_under`]) and the pieces whose construction is not visible.
+pub fn layout_pieces<'c, 'a>(layout: MlirValue<'c, 'a>) -> LayoutPieces<'c, 'a> {
     let mut found = Vec::new();
+    let mut hidden = Vec::new();
     let mut seen = HashSet::new();
     let mut pending = vec![layout];
     while let Some(value) = pending.pop() {
-        let (owner, node) = ops::defining_layout(value)?;
+        let Some((owner, node)) = ops::defining_layout(value) else {
+            hidden.push(value);
+            continue;
+        };
         if !seen.insert(op_key(&owner)) {
             continue;
         }
@@ -384,7 +414,7 @@ pub fn gen_ps_under<'c, 'a>(layout: MlirValue<'c, 'a>) -> Option<Vec<OperationRe
         inputs.reverse();
         pending.extend(inputs);
     }
-    Some(found)
+    LayoutPieces { gen_ps: found, hidden }
 }
 
 /// Whether every operand inside the gen_p's regions is defined inside them, and the gen_p takes no operand

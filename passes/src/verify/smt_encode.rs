@@ -1009,6 +1009,8 @@ impl Encoder {
     fn tile_blocks<'c: 'a, 'a>(&self, inner: Value<'c, 'a>, at: Location<'c>) -> Encoded<'c, Vec<Value<'c, 'a>>> {
         match self.layout(inner, at)? {
             (_, LayoutOp::OrderBy { objects }) if !objects.is_empty() => Ok(objects),
+            // A plain row / col / reg_p: an order_by of that one block (semantics.md: q_o = 1).
+            (_, LayoutOp::Row { .. } | LayoutOp::Col { .. } | LayoutOp::RegP { .. }) => Ok(vec![inner]),
             (owner, _) => fail(owner.location(), "cannot verify: tile_by input must be an OrderBy layout"),
         }
     }
