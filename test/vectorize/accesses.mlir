@@ -154,3 +154,27 @@ func.func @max_i32(%a: memref<?xi32>, %n: index, %init: i32) -> i32 {
 // SVE: vector.gather {{.*}} vector<[4]xf32>
 // SVE-LABEL: func.func @dot
 // SVE: vector.reduction <add>, %{{.*}}, %{{.*}} : vector<[4]xf32> into f32
+
+// A dependence distance (a[i + 4] = a[i] + 1) bounds the lanes, so SVE uses fixed vectors: vscale × 4 lanes
+// would read a[i + 4] before this strip wrote it once vscale > 1 (found by the differential test at 64-byte
+// vectors). The twin without a dependence (@dot above) stays scalable.
+// SVE-LABEL: func.func @distance4
+// SVE-NOT: vector.vscale
+// SVE: vector.load {{.*}} vector<4xi32>
+// SVE-NOT: vector<[4]xi32>
+// SVE: return
+// CHECK-LABEL: func.func @distance4
+// CHECK: vector.load {{.*}} vector<4xi32>
+func.func @distance4(%a: memref<?xi32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %one = arith.constant 1 : i32
+  scf.for %i = %c0 to %n step %c1 {
+    %v = memref.load %a[%i] : memref<?xi32>
+    %w = arith.addi %v, %one : i32
+    %j = arith.addi %i, %c4 : index
+    memref.store %w, %a[%j] : memref<?xi32>
+  }
+  return
+}

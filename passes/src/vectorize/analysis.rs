@@ -413,8 +413,10 @@ fn plan(for_loop: &ForLoop, target: Target, ops: &[MlirOperation]) -> Result<Pla
     let register_lanes = (target.register_bytes / min_bytes.max(1)).max(1) as u64;
     let mut lanes = register_lanes.min(max_lanes);
     let mut scalable = target.scalable;
-    if max_lanes < register_lanes {
-        // A dependence distance bounds the lanes: scalable registers could exceed it.
+    if max_lanes != u64::MAX {
+        // A dependence distance bounds the lanes: scalable registers (vscale × the minimum) could exceed it
+        // even when the minimum does not (found by the differential test: distance 4, 4 × i32 lanes at
+        // vscale 4 wrote a[i + 4] before reading it).
         scalable = false;
     }
     let trip = match (signed_constant(for_loop.lower), signed_constant(for_loop.upper), step) {
