@@ -49,6 +49,18 @@ pub fn cpu_passes() -> Vec<PassInfo> {
             entry: Entry::Pass(crate::vectorize::create),
         },
         PassInfo {
+            name: "lego-vectorize-compact",
+            description: "Vectorize stream compaction (if cond[i] <pred> t: out[k++] = A[i]) with vector.compressstore and a popcount",
+            options: crate::vectorize::patterns::OPTIONS,
+            entry: Entry::Pass(crate::vectorize::patterns::create_compact),
+        },
+        PassInfo {
+            name: "lego-vectorize-filtered-reduce",
+            description: "Vectorize a predicated reduction (if cond[i] <pred> t: acc = acc op A[i], op add/mul/max/min) with a select of the identity",
+            options: crate::vectorize::patterns::OPTIONS,
+            entry: Entry::Pass(crate::vectorize::patterns::create_filtered_reduce),
+        },
+        PassInfo {
             name: "lego-to-x86-vector",
             description: "lego-lower, lego-vectorize (AVX-512 or AVX2), then the upstream CPU path to the LLVM dialect",
             options: X86_OPTIONS,
@@ -82,10 +94,19 @@ fn host_has_avx512() -> bool {
 }
 
 /// The vector phase and the lowering to LLVM, shared by the three pipelines.
-fn cpu_vector(pipeline: &str, target: &str, reassoc: bool, alignment: bool) -> String {
+fn cpu_vector(pipeline: &str, target: &str, reassoc: bool, alignment: bool, patterns: bool) -> String {
+    // The published x86 pipeline runs the pattern passes before lego-vectorize (its NEON/SVE ones do not).
+    let patterns = if patterns {
+        format!(
+            "func.func(lego-vectorize-compact{{target={target}}}), canonicalize, cse, \
+             func.func(lego-vectorize-filtered-reduce{{target={target}}}), canonicalize, cse, "
+        )
+    } else {
+        String::new()
+    };
     format!(
         "lego-reject-gpu-code{{pipeline={pipeline}}}, lego-lower, lego-materialize-assume-bounds{{cleanup=true}}, \
-         canonicalize, cse, func.func(lego-vectorize{{target={target}}}), canonicalize, cse, \
+         canonicalize, cse, {patterns}func.func(lego-vectorize{{target={target}}}), canonicalize, cse, \
          convert-vector-to-scf, lower-affine, convert-scf-to-cf, canonicalize, cse, \
          convert-vector-to-llvm{{reassociate-fp-reductions={reassoc} use-vector-alignment={alignment}}}, \
          convert-math-to-llvm, expand-strided-metadata, lower-affine, \
@@ -111,13 +132,13 @@ fn lego_to_x86_vector(options: &Options) -> Result<String, RegistryError> {
         return Err(options.bad_value("cpu", "", "a CPU name"));
     }
     options.bool("use-linalg-vectorize")?;
-    Ok(cpu_vector(options.pass_name(), isa, options.bool("reassoc-fp")?, options.bool("use-vec-alignment")?))
+    Ok(cpu_vector(options.pass_name(), isa, options.bool("reassoc-fp")?, options.bool("use-vec-alignment")?, true))
 }
 
 fn lego_to_arm_neon(options: &Options) -> Result<String, RegistryError> {
-    Ok(cpu_vector(options.pass_name(), "neon", true, false))
+    Ok(cpu_vector(options.pass_name(), "neon", true, false, false))
 }
 
 fn lego_to_arm_sve(options: &Options) -> Result<String, RegistryError> {
-    Ok(cpu_vector(options.pass_name(), "sve", true, false))
+    Ok(cpu_vector(options.pass_name(), "sve", true, false, false))
 }

@@ -10,6 +10,7 @@
 pub mod affine;
 pub mod analysis;
 pub mod build;
+pub mod patterns;
 pub mod rewrite;
 
 use crate::external::{LegoPass, PassFailure, PassId};

@@ -272,3 +272,48 @@ func.func @tiled_layout(%a: memref<?xf32>, %b: memref<?xf32>, %tiles: index) {
   }
   return
 }
+
+// Stream compaction (lego-vectorize-compact in lego-to-x86-vector): out[k++] = a[i] where c[i] > t; the count
+// is stored to cnt[0].
+func.func @compact(%a: memref<?xf32>, %c: memref<?xf32>, %out: memref<?xf32>, %cnt: memref<?xi32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %t = arith.constant 0.5 : f32
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%k = %c0) -> index {
+    %x = memref.load %c[%i] : memref<?xf32>
+    %p = arith.cmpf ogt, %x, %t : f32
+    %k2 = scf.if %p -> index {
+      %v = memref.load %a[%i] : memref<?xf32>
+      memref.store %v, %out[%k] : memref<?xf32>
+      %k1 = arith.addi %k, %c1 : index
+      scf.yield %k1 : index
+    } else {
+      scf.yield %k : index
+    }
+    scf.yield %k2 : index
+  }
+  %ri = arith.index_cast %r : index to i32
+  memref.store %ri, %cnt[%c0] : memref<?xi32>
+  return
+}
+
+// A filtered reduction (lego-vectorize-filtered-reduce in lego-to-x86-vector): the max of a[i] where c[i] < t.
+func.func @filtered_max(%a: memref<?xf32>, %c: memref<?xf32>, %out: memref<?xf32>, %t: f32, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = arith.constant -100.0 : f32
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init) -> f32 {
+    %x = memref.load %c[%i] : memref<?xf32>
+    %p = arith.cmpf olt, %x, %t : f32
+    %s = scf.if %p -> f32 {
+      %v = memref.load %a[%i] : memref<?xf32>
+      %w = arith.maximumf %acc, %v : f32
+      scf.yield %w : f32
+    } else {
+      scf.yield %acc : f32
+    }
+    scf.yield %s : f32
+  }
+  memref.store %r, %out[%c0] : memref<?xf32>
+  return
+}

@@ -41,6 +41,8 @@ KERNELS = {
     "mixed": ([("buf", "f32", lambda n: n), ("buf", "f64", lambda n: n), ("f64", -0.75), ("n",)], TRIPS),
     # n = the tile count t here: buffers of 16·t and 8·t.
     "transpose_layout": ([("buf", "f32", lambda t: 16 * t), ("buf", "f32", lambda t: 16 * t), ("n",)], [0, 1, 3, 5, 9]),
+    "compact": ([("buf", "f32", lambda n: n), ("buf", "f32", lambda n: n), ("buf", "f32", lambda n: n), ("buf", "i32", lambda n: 1), ("n",)], TRIPS),
+    "filtered_max": ([("buf", "f32", lambda n: n), ("buf", "f32", lambda n: n), ("buf", "f32", lambda n: 1), ("f32", -1.5), ("n",)], TRIPS),
     "tiled_layout": ([("buf", "f32", lambda t: 8 * t), ("buf", "f32", lambda t: 8 * t), ("n",)], [0, 1, 3, 13]),
 }
 VECTOR_TYPES = {"x86-avx512": "<16 x float>", "x86-avx2": "<8 x float>", "arm-neon": "<4 x float>",
