@@ -20,6 +20,8 @@ APT_PACKAGES += lld-22
 APT_PACKAGES += spirv-tools
 # LEGO Studio's browser tests (test/studio/browser_test.py) drive Debian's chromium through chromedriver.
 APT_PACKAGES += chromium chromium-driver
+# The CPU vector pipelines' differential test runs NEON/SVE builds under qemu-aarch64 (test/vectorize/differential.test).
+APT_PACKAGES += qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CARGO        ?= cargo
 # lit, FileCheck, not and mlir-translate come from Debian's LLVM 22 packages.

@@ -23,6 +23,8 @@ pub mod to_arith;
 pub mod strength_reduction;
 pub mod targets;
 pub mod verify;
+pub mod vectorize;
+pub mod cpu_pipelines;
 pub use verify::{
     analyze_memory, bounds_checks, genp_obligation, smt_encode, verify_bank_conflicts, verify_bijectivity, verify_checks, verify_coalescing, verify_common,
 };
@@ -45,6 +47,7 @@ pub fn all_passes() -> Vec<PassInfo> {
     passes.extend(pipelines::arithmetic_passes());
     passes.extend(pipelines::pipelines());
     passes.extend(targets::target_pipelines());
+    passes.extend(cpu_pipelines::cpu_passes());
     passes
 }
 

@@ -8,11 +8,10 @@ inside the extension module (``lego._lego.emit_object``, what ``llc`` did), link
 system's C compiler driver (``clang-22`` where ``make setup`` installed it, else ``cc``), loads it with ctypes and
 returns a callable that runs on NumPy buffers in place. No LLVM installation is needed (the wheel's case).
 
-Targets: ``scalar`` (``lego-to-llvm``, ``llc -O2`` for a generic x86-64) and ``cpu`` (``lego-to-llvm``, ``llc
--O3 -mcpu=native``: the host CPU's instructions; there is no lego vectorizing pipeline, see below).
-``x86`` / ``arm-neon`` / ``arm-sve`` name the published package's vectorizing pipelines (``lego-to-x86-vector``,
-``lego-to-arm-neon``, ``lego-to-arm-sve``), which lego-rs has not built: compiling for them raises
-``NotImplementedError`` naming the missing pipeline (docs/python-jit.md).
+Targets: ``scalar`` (``lego-to-llvm``, codegen -O2 for a generic x86-64); ``x86`` (``lego-to-x86-vector``:
+lego-vectorize with AVX-512 or AVX2 vectors, whichever the host has, -O3 for the host CPU); ``arm-neon`` /
+``arm-sve`` (``lego-to-arm-neon`` / ``lego-to-arm-sve``, compiled for aarch64: runnable on an aarch64 host, an
+``AArch64Object`` elsewhere); ``cpu``: the host's best of those (docs/python-jit.md).
 """
 
 from __future__ import annotations
@@ -30,8 +29,8 @@ import numpy as np
 from .. import _lego
 from ..jit.builders import (CPUTarget, KernelContext, LayoutBuffer, _CPU_TARGETS, _Emitter, cpu_pipeline)
 
-__all__ = ["CPUKernelBuilder", "CPUKernelContext", "CPUTarget", "CPUKernel", "_CPU_TARGETS", "cpu_pipeline",
-           "build_shared_object"]
+__all__ = ["CPUKernelBuilder", "CPUKernelContext", "CPUTarget", "CPUKernel", "AArch64Object", "_CPU_TARGETS",
+           "cpu_pipeline", "build_shared_object", "build_object"]
 
 _CTYPES = {"f32": ctypes.c_float, "f64": ctypes.c_double, "i64": ctypes.c_int64, "i32": ctypes.c_int32,
            "i16": ctypes.c_int16, "i8": ctypes.c_int8, "index": ctypes.c_int64, "i1": ctypes.c_bool}
@@ -108,22 +107,32 @@ def _linker() -> str:
 _SO_CACHE: Dict[str, ctypes.CDLL] = {}
 
 
-def build_shared_object(llvm_ir: str, opt_level: int = 2, mcpu: Optional[str] = None) -> ctypes.CDLL:
-    """``llc`` (object, position independent) then ``clang -shared`` (with libm: ``math.exp`` becomes a call
-    of ``expf``); loaded with ctypes. Cached per process by the IR and the flags."""
-    key = hashlib.sha256(f"{opt_level}|{mcpu}|{llvm_ir}".encode()).hexdigest()
+def build_object(llvm_ir: str, opt_level: int = 2, mcpu: Optional[str] = None, triple: Optional[str] = None,
+                 attributes: Optional[str] = None) -> bytes:
+    """An object file (position independent) of ``llvm_ir`` for ``triple`` (default: the host's; x86-64 and
+    aarch64 are built in), ``mcpu`` (``"native"``: the host's CPU) and target ``attributes`` (``"+sve,+neon"``);
+    its bytes. Compiled by the LLVM inside the extension module (what ``llc -O<n> -filetype=obj
+    -relocation-model=pic`` did): the wheel needs no LLVM on the machine."""
+    return _lego.emit_object(llvm_ir, opt_level=int(opt_level), cpu=mcpu or "", triple=triple,
+                             features=attributes or "")
+
+
+def build_shared_object(llvm_ir: str, opt_level: int = 2, mcpu: Optional[str] = None,
+                        attributes: Optional[str] = None) -> ctypes.CDLL:
+    """``build_object`` for the host, then linked with the system's C compiler driver into a shared object (with
+    libm: ``math.exp`` becomes a call of ``expf``); loaded with ctypes. Cached per process by the IR and the
+    flags."""
+    key = hashlib.sha256(f"{opt_level}|{mcpu}|{attributes}|{llvm_ir}".encode()).hexdigest()
     if key in _SO_CACHE:
         return _SO_CACHE[key]
     work = tempfile.mkdtemp(prefix="lego_cpu_")
     obj, so = (os.path.join(work, f"kernel.{ext}") for ext in ("o", "so"))
-    # The object comes from the LLVM inside the extension module (what `llc -O<n> -filetype=obj
-    # -relocation-model=pic` did): the wheel needs no LLVM on the machine, only a C compiler driver to link.
     with open(obj, "wb") as handle:
-        handle.write(_lego.emit_object(llvm_ir, opt_level=int(opt_level), cpu=mcpu or ""))
-    for command in ([_linker(), "-shared", obj, "-o", so, "-lm"],):
-        result = subprocess.run(command, capture_output=True, text=True)
-        if result.returncode != 0:
-            raise RuntimeError(f"{os.path.basename(command[0])} failed: {result.stderr.strip()}")
+        handle.write(build_object(llvm_ir, opt_level, mcpu, None, attributes))
+    result = subprocess.run([_linker(), "-shared", obj, "-o", so, "-lm"], capture_output=True, text=True)
+    if result.returncode != 0:
+        shutil.rmtree(work, ignore_errors=True)
+        raise RuntimeError(f"{os.path.basename(_linker())} failed: {result.stderr.strip()}")
     library = ctypes.CDLL(so)
     # The loaded library stays mapped: the files are not needed any more.
     shutil.rmtree(work, ignore_errors=True)
@@ -221,15 +230,44 @@ class CPUKernelBuilder:
         text = self.mlir_text()
         return _lego.parse_module(text, f"<{self.name}>"), text
 
-    def compile(self, target: str = "cpu", opt_level: Optional[int] = None) -> CPUKernel:
-        pipeline = cpu_pipeline(target)  # raises for the vectorizing targets lego-rs has not built
+    def compile(self, target: str = "cpu", opt_level: Optional[int] = None, cpu: Optional[str] = None) -> Any:
+        """Lowers with the target's pipeline and builds it. ``x86`` / ``cpu`` on an x86-64 host and ``scalar``
+        give a runnable ``CPUKernel``; ``arm-neon`` / ``arm-sve`` on a host that is not aarch64 give an
+        ``AArch64Object`` (LLVM IR and an aarch64 object file; calling it raises)."""
+        pipeline = cpu_pipeline(target, cpu)
         module, _ = self.build_module()
         try:
             lowered = module.run(pipeline)
             llvm_ir = lowered.llvm_ir()
         except _lego.LegoError as error:
-            raise RuntimeError(f"{target} compilation failed ({pipeline}): {error}") from error
-        mcpu = "native" if target == "cpu" else None
-        level = opt_level if opt_level is not None else (3 if target == "cpu" else 2)
-        library = build_shared_object(llvm_ir, level, mcpu)
+            raise RuntimeError(f"CPU compilation failed ({pipeline}):\n{error}") from error
+        vector = _CPU_TARGETS[target].pipeline
+        # The scalar baseline at -O2 for a generic x86-64 (no host instructions that would blur the comparison);
+        # vector targets at -O3 for the host. llc does not run LLVM's loop vectorizer either way.
+        level = opt_level if opt_level is not None else (2 if target == "scalar" else 3)
+        if vector in ("lego-to-arm-neon", "lego-to-arm-sve"):
+            mcpu = cpu or _CPU_TARGETS[target].default_cpu
+            attributes = "+sve" if vector == "lego-to-arm-sve" else "+neon"
+            import platform
+            if platform.machine().lower() not in ("aarch64", "arm64"):
+                obj = build_object(llvm_ir, level, mcpu, triple="aarch64-linux-gnu", attributes=attributes)
+                return AArch64Object(self.name, obj, llvm_ir, str(lowered), target)
+            library = build_shared_object(llvm_ir, level, mcpu, attributes=attributes)
+        else:
+            # `skx` is the published default name; llc gets the host CPU unless another CPU was asked for, so
+            # an AVX2-only host never receives AVX-512 code (the pipeline's isa=host makes the same choice).
+            mcpu = "native" if target != "scalar" and cpu in (None, "skx") else cpu
+            library = build_shared_object(llvm_ir, level, mcpu)
         return CPUKernel(library, self.name, self.scalar_params, self.buffers, llvm_ir, str(lowered), target)
+
+
+class AArch64Object:
+    """An ``arm-neon`` / ``arm-sve`` kernel compiled on a host that cannot run it: ``object_code`` (bytes of an
+    aarch64-linux ELF object defining the kernel), ``llvm_ir``, ``lowered`` (the LLVM-dialect module)."""
+
+    def __init__(self, name: str, object_code: bytes, llvm_ir: str, lowered: str, target: str) -> None:
+        self.name, self.object_code, self.llvm_ir, self.lowered, self.target = name, object_code, llvm_ir, lowered, target
+
+    def __call__(self, *args: Any) -> None:
+        raise RuntimeError(f"{self.name}: compiled for aarch64 (target '{self.target}'); this host cannot run it "
+                           "(link .object_code into an aarch64 program, e.g. under qemu-aarch64)")

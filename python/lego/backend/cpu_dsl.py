@@ -327,10 +327,10 @@ class CPUDSLKernel:
         function, memref arguments)."""
         return self.builder.build_module()
 
-    def compile(self, target: str = "cpu", opt_level: Optional[int] = None) -> CPUKernel:
-        key = f"{target}|{opt_level}"
+    def compile(self, target: str = "cpu", opt_level: Optional[int] = None, cpu: Optional[str] = None) -> Any:
+        key = f"{target}|{opt_level}|{cpu}"
         if key not in self._compiled:
-            self._compiled[key] = self.builder.compile(target=target, opt_level=opt_level)
+            self._compiled[key] = self.builder.compile(target=target, opt_level=opt_level, cpu=cpu)
         return self._compiled[key]
 
     def __call__(self, *args: Any) -> None:

@@ -717,27 +717,44 @@ class CPUTarget:
         return f"builtin.module({self.pipeline}{{cpu={cpu}}})" if cpu else f"builtin.module({self.pipeline})"
 
 
+def _host_is_aarch64() -> bool:
+    import platform
+    return platform.machine().lower() in ("aarch64", "arm64")
+
+
+def _host_has_sve() -> bool:
+    try:
+        with open("/proc/cpuinfo") as handle:
+            return " sve" in handle.read()
+    except OSError:
+        return False
+
+
 _CPU_TARGETS: Dict[str, CPUTarget] = {
+    # The vector pipelines (docs/passes/lego-to-x86-vector.md, lego-to-arm-neon.md, lego-to-arm-sve.md).
     "x86": CPUTarget("x86", "lego-to-x86-vector", "skx"),
     "arm-neon": CPUTarget("arm-neon", "lego-to-arm-neon", "cortex-a76"),
-    "arm-sve": CPUTarget("arm-sve", "lego-to-arm-sve", "a64fx"),
-    # The published package's `cpu` is x86; lego-rs has no vectorizing pipeline, so `cpu` is lego-to-llvm with
-    # the host CPU handed to llc (`-mcpu=native`), and `scalar` the same for a generic x86-64.
-    "cpu": CPUTarget("cpu", "lego-to-llvm"),
+    "arm-sve": CPUTarget("arm-sve", "lego-to-arm-sve", "neoverse-v1"),
+    # `cpu`: the host's best vector pipeline (the published package's `cpu` is always x86).
+    "cpu": (CPUTarget("cpu", "lego-to-arm-sve", "neoverse-v1") if _host_is_aarch64() and _host_has_sve() else
+            CPUTarget("cpu", "lego-to-arm-neon", "cortex-a76") if _host_is_aarch64() else
+            CPUTarget("cpu", "lego-to-x86-vector", "skx")),
+    # `scalar`: lego-to-llvm, the baseline the vector targets are compared with.
     "scalar": CPUTarget("scalar", "lego-to-llvm"),
 }
-_BUILT_CPU_PIPELINES = {"lego-to-llvm"}
+_BUILT_CPU_PIPELINES = {"lego-to-llvm", "lego-to-x86-vector", "lego-to-arm-neon", "lego-to-arm-sve"}
 
 
-def cpu_pipeline(target: str) -> str:
-    """The pipeline text of a CPU target; targets whose pipeline lego-rs has not built raise naming it."""
+def cpu_pipeline(target: str, cpu: Optional[str] = None) -> str:
+    """The pipeline text of a CPU target (``builtin.module(<pipeline>{cpu=<cpu>})`` when a CPU is known)."""
     if target not in _CPU_TARGETS:
-        raise ValueError(f"Unknown CPU target '{target}'. Supported: {', '.join(sorted(_CPU_TARGETS))}")
+        raise ValueError(f"Unknown CPU target '{target}'. Available: {sorted(_CPU_TARGETS)}")
     t = _CPU_TARGETS[target]
     if t.pipeline not in _BUILT_CPU_PIPELINES:
         raise NotImplementedError(f"CPU target '{target}' needs the pipeline '{t.pipeline}', which lego-rs has not "
                                   "built; use target 'scalar' (lego-to-llvm)")
-    return t.pipeline_string()
+    # lego-to-llvm has no `cpu` option (the published package appended one anyway, spec defect D10).
+    return t.pipeline_string(cpu) if t.default_cpu else t.pipeline_string()
 
 
 def _layout_function(layout: LayoutBlock, name: str = "apply") -> str:
@@ -799,7 +816,10 @@ def compile(layout_or_builder: Any, shape: Optional[Sequence[int]] = None, targe
                                  output_dir=kwargs.get("output_dir"), name=kwargs.get("name", "kernel"),
                                  workgroup_size=kwargs.get("workgroup_size", 64))
     if target in ("x86", "arm-neon", "arm-sve"):
-        cpu_pipeline(target)  # raises, naming the missing pipeline
+        # The vector pipelines vectorize loops; a layout's forward map has none (target="cpu" compiles it).
+        raise ValueError(f"target '{target}' ({_CPU_TARGETS[target].pipeline}) compiles loop kernels: use "
+                         f"@cpu_kernel or CPUKernelBuilder(...).compile(target='{target}'); a layout compiles with "
+                         "target='cpu'")
     raise ValueError(f"Unknown target '{target}'. Supported: {', '.join(sorted(_all_target_names()))}")
 
 
