@@ -27,7 +27,7 @@ CARGO        ?= cargo
 # lit, FileCheck, not and mlir-translate come from Debian's LLVM 22 packages.
 export PATH  := $(LLVM_PREFIX)/bin:$(PATH)
 
-.PHONY: all setup build demo test cargo-test lit examples docs bench gpu-ptx clean release release-lego-opt fuzz fuzz-smoke
+.PHONY: all setup build demo test cargo-test lit examples docs bench gpu-ptx clean release release-lego-opt fuzz fuzz-smoke fuzz-smoke-python
 .PHONY: compile-time python-env python pytest python-demo wheel wheel-test studio-wasm studio-browser-test
 
 # The venv of the Python package's tests and demo, created once and reused (git-ignored): PyPI's Linux torch
@@ -159,16 +159,28 @@ lit: build examples
 # The release build (fuzzing, compile-time measurements): the same invocation as `release`, so no rebuild.
 release-lego-opt: release
 
-# lego-fuzz (bench/fuzz/README.md): mutated lit tests and generated extreme layouts through the release
-# lego-opt with random pass sets; reproducers of what it finds go to target/fuzz/.
+# lego-fuzz (bench/fuzz/README.md), its three doors for FUZZ_SECONDS each: mutated lit tests and generated
+# extreme layouts through the release lego-opt with random pass sets (target/fuzz/); the Studio HTTP API of a
+# debug lego-studio on 127.0.0.1, overflow checks on (target/fuzz-studio/); the Python API of the venv's
+# install (target/fuzz-python/). Every door runs even when an earlier one found something.
 FUZZ_SECONDS ?= 600
 FUZZ_JOBS    ?= 2
-fuzz: release-lego-opt
-	python3 bench/fuzz/lego_fuzz.py --seconds $(FUZZ_SECONDS) --jobs $(FUZZ_JOBS) --out target/fuzz
+fuzz: release-lego-opt build python
+	status=0; \
+	python3 bench/fuzz/lego_fuzz.py --seconds $(FUZZ_SECONDS) --jobs $(FUZZ_JOBS) --out target/fuzz || status=1; \
+	python3 bench/fuzz/studio_fuzz.py --seconds $(FUZZ_SECONDS) --out target/fuzz-studio || status=1; \
+	$(VENV_PYTHON) bench/fuzz/python_fuzz.py --seconds $(FUZZ_SECONDS) --out target/fuzz-python || status=1; \
+	exit $$status
 
-# The deterministic smoke run of `make test`: a fixed seed and case count (300 runs, about 15 s on 2 cores).
-fuzz-smoke: release-lego-opt
+# The deterministic smoke runs of `make test`, fixed seeds and case counts: lego-opt (300 runs, about 15 s on
+# 2 cores) and the Studio API (200 requests, about 30 s); the Python door's is fuzz-smoke-python (after the
+# venv's install).
+fuzz-smoke: release-lego-opt build
 	python3 bench/fuzz/lego_fuzz.py --cases 300 --seed 15 --jobs 2 --timeout 60 --minimize-seconds 30 --out target/fuzz-smoke
+	python3 bench/fuzz/studio_fuzz.py --cases 200 --seed 15 --out target/fuzz-smoke-studio
+
+fuzz-smoke-python: python
+	$(VENV_PYTHON) bench/fuzz/python_fuzz.py --cases 150 --seed 15 --out target/fuzz-smoke-python
 
 # The cargo examples (passes/examples/tiled_layout.rs, docs/embedding.md); test/embedding runs them.
 examples: build
@@ -195,7 +207,7 @@ compile-time: release
 gpu-ptx: build
 	python3 bench/gpu/make_ptx.py
 
-test: cargo-test lit fuzz-smoke pytest wheel-test studio-browser-test
+test: cargo-test lit fuzz-smoke pytest fuzz-smoke-python wheel-test studio-browser-test
 
 clean:
 	$(CARGO) clean

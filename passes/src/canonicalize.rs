@@ -154,10 +154,10 @@ impl<'c, 'a> Inverses<'c, 'a> {
     /// A failing obligation is reported once per gen_p.
     ///
     /// Every visible gen_p of `layout` is checked. A piece built where this pass cannot see it is a bijection by
-    /// the layout contract (dialect.md: a `!lego.layout` is a bijection), as the published pattern assumes — but
-    /// when it is an argument of a function whose call sites are under the root, the layouts passed there are
-    /// checked in its place (they are what lowering will compute the inverse of), so a refuted gen_p gives the
-    /// same error whether or not this pass runs before `lego-lower`.
+    /// the layout contract (docs/reference/semantics.md: a `!lego.layout` is a bijection), as the published
+    /// pattern assumes — but when it is an argument of a function whose call sites are under the root, the
+    /// layouts passed there are checked in its place (they are what lowering will compute the inverse of), so a
+    /// refuted gen_p gives the same error whether or not this pass runs before `lego-lower`.
     fn trusted(&mut self, layout: Value<'c, 'a>, inverse: Location<'c>, folded: &str) -> bool {
         if !self.verify {
             return true;
