@@ -2,7 +2,7 @@
 # On the GPU machine (no LLVM, no Rust, no registry): installs the wheel alone over the machine's Python
 # (pip --no-deps: numpy, sympy, torch, Triton and CuPy are the machine's), then runs every Python path from it.
 # Results land in $OUT (docs/python.md, "On a GPU machine"). Called from the repository root:
-#   sh bench/device/run.sh      (the wheel in target/wheels, carried there)
+#   sh bench/device/run.sh [WHEEL_DIR]   (the manylinux wheel in WHEEL_DIR, default target/wheels, carried there)
 set -eu
 OUT=${OUT:-/tmp/lego-device-out}
 mkdir -p "$OUT"
@@ -12,7 +12,7 @@ python3 --version
 for tool in llc-22 llc clang mlir-opt cargo rustc; do command -v $tool >/dev/null && echo "found $tool" || echo "no $tool"; done
 ls -d /usr/lib/llvm* 2>/dev/null || echo "no /usr/lib/llvm*"
 echo "== pip install --no-deps the wheel"
-python3 -m pip install --quiet --no-deps --no-index --force-reinstall target/wheels/lego-*.whl
+python3 -m pip install --quiet --no-deps --no-index --force-reinstall "${1:-target/wheels}"/lego-*manylinux*.whl
 BIN=$(python3 -c 'import os, sys; print(os.path.dirname(sys.executable))')
 "$BIN/lego-opt" --version
 "$BIN/lego-opt" examples/transpose-smem.mlir --lego-to-nvvm='chip=sm_90 features=+ptx80 format=assembly' | grep -c '.entry'
