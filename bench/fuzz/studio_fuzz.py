@@ -88,16 +88,16 @@ class Server:
                 connection.sendall(raw)
                 if half_close:
                     connection.shutdown(socket.SHUT_WR)
-            except (BrokenPipeError, ConnectionResetError):
+            except OSError:
                 pass  # the server may answer (413, 400) and close before the body is all sent
             data = b""
             while True:
                 try:
                     chunk = connection.recv(65536)
-                except ConnectionResetError:
-                    break
                 except socket.timeout:
                     raise Finding(f"hang: no complete response within {timeout:.0f} s") from None
+                except OSError:  # reset by the server after its answer
+                    break
                 if not chunk:
                     break
                 data += chunk

@@ -17,7 +17,14 @@ import sympy
 
 try:
     from . import _lego
-except ImportError as error:  # the source tree, without the built extension module
+except ImportError as error:
+    if "cannot open shared object" in str(error):
+        # A development build (linked to the system's LLVM 22) on a machine without it.
+        raise ImportError(
+            f"lego's extension module cannot load: {error}. This build links LLVM 22's libMLIR.so; install the "
+            "self-contained wheel (`make wheel`) or LLVM 22 (`make setup`): docs/python.md, Installing"
+        ) from error
+    # The source tree, without the built extension module.
     raise ImportError(
         "lego's extension module lego._lego is not built here: install the package (pip install ./python, "
         "or `make python`; docs/python.md)"

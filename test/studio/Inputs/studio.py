@@ -240,6 +240,16 @@ def errors(inputs):
         answer = show("ptx of CPU code", status, payload)
         reference = tool_diagnostics(run_tool(["lego-opt", "--lego-to-nvvm=format=assembly"], layouts)[2])
         ok &= check(status == 400 and api_diagnostics(answer) == reference and bool(reference), f"ptx of CPU code: lego-opt's {reference}")
+        # An error reported by a pass that still succeeds (lower-affine on `mod 0`) fails the stage, as it fails
+        # lego-opt (studio-fuzz finding 4ce8532ba7: the server answered 200 with the half-converted module).
+        mod_zero = ("func.func @f(%a: index) -> index {\n  %b = affine.apply affine_map<(d0) -> (d0 mod 0)>(%a)\n"
+                    "  return %b : index\n}\n")
+        status, _, payload = server.request("POST", "/api/compile", {"source": mod_zero, "stage": "llvm"})
+        answer = show("llvm of mod 0", status, payload)
+        code, _, errors = run_tool(["lego-opt", "--lego-to-llvm"], mod_zero)
+        reference = tool_diagnostics(errors)
+        ok &= check(status == 400 and code == 1 and api_diagnostics(answer) == reference and bool(reference),
+                    f"llvm of mod 0: 400 as lego-opt's exit {code}, {reference}")
         # Request-level errors.
         cases = [
             ("malformed JSON", "POST", "/api/parse", b'{"source": "x",\n  oops}'),

@@ -202,6 +202,15 @@ impl Engine {
         // Warnings and remarks of a run that succeeded (the memory-cost analysis reports as remarks).
         let mut reported = remarks.unwrap_or_default();
         reported.extend(self.sink.take());
+        // An error fails the stage whoever reported it, as it fails lego-opt's run: lower-affine reports one
+        // ("modulo by non-positive value") and still succeeds, leaving a half-converted module.
+        if reported.iter().any(|diagnostic| {
+            diagnostic.severity == Severity::Error && lego_passes::diagnostics::error_fails_the_run(&diagnostic.message)
+        }) {
+            let diagnostics = located(&reported);
+            let message = format!("stage '{}' failed", stage.name);
+            return Response::json(400, &json!({ "error": message, "diagnostics": diagnostics }));
+        }
         let diagnostics = located(&reported);
         Response::json(
             200,
