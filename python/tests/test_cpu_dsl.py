@@ -167,3 +167,38 @@ def test_errors():
 
     with pytest.raises(SyntaxError, match="test_cpu_dsl.py:.*While"):
         bad.build_module()
+
+
+M_ODD = 37
+
+
+@cpu_kernel
+def scale64(a: float, x: Buffer[M_ODD, "f64"], y: Buffer[M_ODD, "f64"]):
+    for i in range(M_ODD):
+        y[i] = a * x[i]
+
+
+@pytest.mark.parametrize("target", ["scalar", "x86"])
+def test_f32_times_f64_is_an_f64_product(target):
+    # The left operand's type used to win: `a * x[i]` truncated the f64 x[i] to f32 (1 + 2^-40 became 1).
+    x = np.full(M_ODD, 1.0 + 2.0 ** -40)
+    y = np.zeros(M_ODD)
+    scale64.compile(target=target)(1.0, x, y)
+    np.testing.assert_array_equal(y, x)
+
+
+@cpu_kernel
+def relu_gather(idx: Buffer[M_ODD, "i32"], x: Buffer[M_ODD], y: Buffer[M_ODD]):
+    for i in range(M_ODD):
+        v = x[idx[i]]
+        y[i] = v if v > 0.0 else 0.5 * v
+
+
+@pytest.mark.parametrize("target", ["scalar", "x86"])
+def test_comparisons_selects_and_integer_subscripts(target):
+    idx = rng.permutation(M_ODD).astype(np.int32)
+    x = rng.integers(-8, 8, M_ODD).astype(np.float32)
+    y = np.zeros(M_ODD, np.float32)
+    relu_gather.compile(target=target)(idx, x, y)
+    v = x[idx]
+    np.testing.assert_array_equal(y, np.where(v > 0, v, 0.5 * v))

@@ -13,7 +13,9 @@ What the body may hold: ``for v in tile_range:`` (the tile ``tile_id·T + j``, `
 loop), ``for v in range(stop)`` / ``range(start, stop[, step])`` (nested, with floating values assigned before
 the loop and updated inside carried through it), assignments to names, ``buf[i] = …`` / ``buf[i, j] += …``
 (multi-dimensional buffers are addressed through their layout, ``Row`` by default, or the one given as
-``Buffer[4, 8, layout]``), ``+ - * /`` on floats, ``+ - * // %`` on indices, unary ``-``, ``exp sqrt rsqrt``
+``Buffer[4, 8, layout]``), ``+ - * /`` on floats (mixed f32/f64 operands are computed in f64, as in C), ``+ - * // %`` on indices,
+comparisons ``< <= > >= == !=`` and ``a if cond else b`` (``arith.select``), elements of integer buffers as
+subscripts (``x[idx[i]]``), unary ``-``, ``exp sqrt rsqrt``
 (bare or as ``math.…``), ``min max``, ``float(i)``, numbers, and names of the function's globals that hold
 numbers. Anything else is a ``SyntaxError`` at its line.
 """
@@ -66,6 +68,7 @@ class _TileRange:
 tile_range = _TileRange()
 
 _FLOAT_CALLS = {"exp": "exp", "sqrt": "sqrt", "rsqrt": "rsqrt"}
+_INTEGER_ELEMENTS = ("i8", "i16", "i32", "i64")
 
 
 class _Translator:
@@ -190,6 +193,9 @@ class _Translator:
 
     def index(self, node: ast.expr, env: Dict[str, Tuple[str, str]]) -> str:
         value = self.expr(node, env)
+        if value[1] in _INTEGER_ELEMENTS:
+            # An element of an integer buffer used as a subscript (a gather or scatter through idx[i]).
+            return self.ctx._op(f"arith.index_cast {value[0]} : {value[1]} to index")
         if value[1] != "index":
             raise self.error(node, "an index (integer) expression is needed here")
         return value[0]
@@ -223,15 +229,52 @@ class _Translator:
             if type(op) not in ops:
                 raise self.error(node, f"{type(op).__name__} on indices")
             return ctx._op(f"arith.{ops[type(op)]} {a[0]}, {b[0]} : index"), "index"
-        ty = a[1] if a[1] != "index" else b[1]
+        ty = self.common_float(a, b, node)
         a, b = self.convert(a, ty, node), self.convert(b, ty, node)
         ops = {ast.Add: "addf", ast.Sub: "subf", ast.Mult: "mulf", ast.Div: "divf"}
         if type(op) not in ops:
             raise self.error(node, f"{type(op).__name__} on floating values")
         return ctx._op(f"arith.{ops[type(op)]} {a[0]}, {b[0]} : {ty}"), ty
 
+    def common_float(self, a: Tuple[str, str], b: Tuple[str, str], node: ast.AST) -> str:
+        """The type both operands of a floating operation are converted to: the wider float, as in C and NumPy
+        (``f32 · f64`` is an ``f64`` product; taking the left operand's type truncated the f64 one)."""
+        floats = [t for t in (a[1], b[1]) if t.startswith("f")]
+        if not floats:
+            raise self.error(node, f"cannot combine a {a[1]} and a {b[1]} value")
+        return max(floats, key=lambda t: int(t[1:]))
+
+    def compare(self, node: ast.Compare, env: Dict[str, Tuple[str, str]]) -> Tuple[str, str]:
+        if len(node.ops) != 1:
+            raise self.error(node, "one comparison at a time (a < b, not a < b < c)")
+        a, b = self.expr(node.left, env), self.expr(node.comparators[0], env)
+        op = type(node.ops[0])
+        if a[1] == "index" and b[1] == "index":
+            predicates = {ast.Lt: "slt", ast.LtE: "sle", ast.Gt: "sgt", ast.GtE: "sge", ast.Eq: "eq", ast.NotEq: "ne"}
+            if op not in predicates:
+                raise self.error(node, f"{op.__name__} on indices")
+            return self.ctx._op(f"arith.cmpi {predicates[op]}, {a[0]}, {b[0]} : index"), "i1"
+        ty = self.common_float(a, b, node)
+        a, b = self.convert(a, ty, node), self.convert(b, ty, node)
+        # Ordered predicates (false on NaN) except !=, which is true on NaN: C's semantics of each operator.
+        predicates = {ast.Lt: "olt", ast.LtE: "ole", ast.Gt: "ogt", ast.GtE: "oge", ast.Eq: "oeq", ast.NotEq: "une"}
+        if op not in predicates:
+            raise self.error(node, f"{op.__name__} on floating values")
+        return self.ctx._op(f"arith.cmpf {predicates[op]}, {a[0]}, {b[0]} : {ty}"), "i1"
+
     def expr(self, node: ast.expr, env: Dict[str, Tuple[str, str]]) -> Tuple[str, str]:
         ctx = self.ctx
+        if isinstance(node, ast.Compare):
+            return self.compare(node, env)
+        if isinstance(node, ast.IfExp):
+            cond = self.expr(node.test, env)
+            if cond[1] != "i1":
+                raise self.error(node, "the condition of `x if c else y` is a comparison")
+            a, b = self.expr(node.body, env), self.expr(node.orelse, env)
+            if a[1] != b[1]:
+                ty = "index" if a[1] == b[1] == "index" else self.common_float(a, b, node)
+                a, b = self.convert(a, ty, node), self.convert(b, ty, node)
+            return ctx._op(f"arith.select {cond[0]}, {a[0]}, {b[0]} : {a[1]}"), a[1]
         if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
             return self.constant(node.value)
         if isinstance(node, ast.Name):
@@ -259,7 +302,7 @@ class _Translator:
                 a, b = args
                 if a[1] == "index" and b[1] == "index":
                     return ctx._op(f"arith.{fname}ui {a[0]}, {b[0]} : index"), "index"
-                ty = a[1] if a[1] != "index" else b[1]
+                ty = self.common_float(a, b, node)
                 a, b = self.convert(a, ty, node), self.convert(b, ty, node)
                 return ctx._op(f"arith.{'minimumf' if fname == 'min' else 'maximumf'} {a[0]}, {b[0]} : {ty}"), ty
         raise self.error(node, f"expression {ast.dump(node)[:60]} is not part of the CPU DSL")
