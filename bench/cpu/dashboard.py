@@ -7,8 +7,10 @@ ours / faster C.
     .venv/bin/python bench/cpu/dashboard.py [--rounds 15] [--batch-ms 4] [--only NAME,NAME] [--scale 1]
 
 Exit status 1 if any build of any kernel disagrees with NumPy (a wrong result outranks every timing).
-Every build is called through ctypes with its arguments converted once, so each call costs the same few hundred
-nanoseconds of Python on every side; the sizes keep a call well above that.
+Each build is one shared object: the kernel's object (ours: the LLVM IR of `compile(target="x86")` through our
+codegen, `build_object(ir, 3, "native")`; C: `-c -fPIC`) linked with the same C timing loop, so a batch of calls
+costs one ctypes call and every kernel call is a plain C call on every side. The NumPy check runs that same
+shared object.
 """
 
 from __future__ import annotations
@@ -30,84 +32,110 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from kernels import Kernel, kernels  # noqa: E402
 
+from lego.backend.cpu_builder import build_object  # noqa: E402
+
 C_COMPILERS = {"clang": ["clang-22", "-O3", "-march=native"], "gcc": ["gcc", "-O3", "-march=native"]}
-_CTYPE = {np.dtype(np.float32): ctypes.c_float, np.dtype(np.float64): ctypes.c_double}
+# The timing loop around each build's kernel, the same compiler and flags for all three.
+HARNESS_CC = ["gcc", "-O2", "-fPIC"]
 
 
-def build_c(kernel: Kernel, compiler: List[str], work: str) -> Callable[..., None]:
-    src = os.path.join(work, f"{kernel.name}.c")
-    so = os.path.join(work, f"{kernel.name}_{os.path.basename(compiler[0])}.so")
-    with open(src, "w") as handle:
-        handle.write(kernel.c_source)
-    result = subprocess.run(compiler + ["-shared", "-fPIC", src, "-o", so], capture_output=True, text=True)
+def _signature(args: List[Any]) -> List[Tuple[str, str]]:
+    """(C type, name) of each argument: scalars are f32 (the DSL's `float`), arrays are pointers."""
+    return [("void *", f"p{k}") if isinstance(a, np.ndarray) else ("float", f"s{k}") for k, a in enumerate(args)]
+
+
+def harness_source(symbol: str, args: List[Any], ours: bool) -> str:
+    """`run(reps, args…)`: calls the kernel `reps` times from C. The kernel lives in another object and nothing
+    is link-time optimized, so every call is a real call on every side; Python's ctypes cost is paid once per
+    batch instead of once per call (ours takes five descriptor words per buffer, C one pointer)."""
+    sig = _signature(args)
+    params = []
+    call = []
+    for (ty, name), value in zip(sig, args):
+        if ty == "float":
+            params.append("float")
+            call.append(name)
+        elif ours:
+            # The memref descriptor: allocated pointer, aligned pointer, offset, size, stride.
+            params += ["void *", "void *", "int64_t", "int64_t", "int64_t"]
+            call += [name, name, "0", str(value.size), "1"]
+        else:
+            params.append("void *")
+            call.append(name)
+    return ("#include <stdint.h>\n"
+            f"void {symbol}({', '.join(params)});\n"
+            f"void run(long reps, {', '.join(f'{t} {n}' for t, n in sig)}) {{\n"
+            f"  for (long r = 0; r < reps; r++) {symbol}({', '.join(call)});\n}}\n")
+
+
+def build(kernel: Kernel, label: str, args: List[Any], work: str) -> Any:
+    """The shared object of one build: its kernel object and the harness, linked; returns `run`."""
+    base = os.path.join(work, f"{kernel.name}_{label}")
+    obj = base + ".o"
+    symbol = kernel.name
+    if label == "lego":
+        compiled = kernel.lego.compile(target="x86")
+        with open(obj, "wb") as handle:
+            handle.write(build_object(compiled.llvm_ir, 3, "native"))
+        symbol = compiled.name
+    else:
+        with open(base + ".c", "w") as handle:
+            handle.write(kernel.c_source)
+        _run(C_COMPILERS[label] + ["-fPIC", "-c", base + ".c", "-o", obj])
+    with open(base + "_run.c", "w") as handle:
+        handle.write(harness_source(symbol, args, label == "lego"))
+    _run(HARNESS_CC + ["-c", base + "_run.c", "-o", base + "_run.o"])
+    # -Bsymbolic: the harness calls this object's kernel even if another loaded library defines the same name.
+    _run(HARNESS_CC + ["-shared", "-Wl,-Bsymbolic", base + "_run.o", obj, "-o", base + ".so", "-lm"])
+    run = ctypes.CDLL(base + ".so").run
+    run.restype = None
+    return run
+
+
+def _run(command: List[str]) -> None:
+    result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:
-        raise RuntimeError(f"{' '.join(compiler)} {src}: {result.stderr}")
-    function = getattr(ctypes.CDLL(so), kernel.name)
-    function.restype = None
-    return function
+        raise RuntimeError(f"{' '.join(command)}: {result.stderr}")
 
 
-def c_call(function: Any, args: List[Any]) -> Callable[[], None]:
-    values = []
-    for value in args:
-        if isinstance(value, np.ndarray):
-            values.append(ctypes.c_void_p(value.ctypes.data))
-        else:
-            values.append(ctypes.c_float(value))
-    return lambda: function(*values)
+def caller(run: Any, args: List[Any]) -> Callable[[int], None]:
+    values = [ctypes.c_void_p(a.ctypes.data) if isinstance(a, np.ndarray) else ctypes.c_float(a) for a in args]
+    return lambda reps: run(ctypes.c_long(reps), *values)
 
 
-def lego_call(compiled: Any, args: List[Any]) -> Callable[[], None]:
-    # CPUKernel.__call__ checks every argument on each call; the timed call skips that (converted once here,
-    # like the C side) and passes the memref descriptors (allocated, aligned, offset, size, stride) directly.
-    values = []
-    for value in args:
-        if isinstance(value, np.ndarray):
-            pointer = ctypes.c_void_p(value.ctypes.data)
-            values += [pointer, pointer, ctypes.c_int64(0), ctypes.c_int64(value.size), ctypes.c_int64(1)]
-        else:
-            values.append(ctypes.c_float(value))
-    function = compiled._function
-    return lambda: function(*values)
-
-
-def check(kernel: Kernel, builds: Dict[str, Callable[[List[Any]], Callable[[], None]]], seed: int) -> List[str]:
-    """Runs every build once on copies of the same inputs; the mismatches, as text (empty: all equal)."""
-    rng = np.random.default_rng(seed)
-    inputs = kernel.make_args(rng)
+def check(kernel: Kernel, runs: Dict[str, Any], inputs: List[Any]) -> List[str]:
+    """Runs every build once on copies of the same inputs; the mismatches with NumPy, as text (empty: none)."""
     expected = kernel.reference([a.copy() if isinstance(a, np.ndarray) else a for a in inputs])
     problems = []
-    for label, make in builds.items():
+    for label, run in runs.items():
         args = [a.copy() if isinstance(a, np.ndarray) else a for a in inputs]
-        make(args)()
+        caller(run, args)(1)
         for position, want in zip(kernel.outputs, expected):
             got = args[position]
-            if not np.array_equal(got, want.astype(got.dtype)):
-                bad = np.flatnonzero(got != want.astype(got.dtype))
+            want = want.astype(got.dtype)
+            if not np.array_equal(got, want):
+                bad = np.flatnonzero(got != want)
                 problems.append(f"{kernel.name}: {label} differs from NumPy at {bad.size} of {got.size} elements "
                                 f"(first [{bad[0]}]: {got.flat[bad[0]]} != {want.flat[bad[0]]})")
     return problems
 
 
-def best_times(calls: Dict[str, Callable[[], None]], rounds: int, batch_ms: float) -> Dict[str, float]:
+def best_times(calls: Dict[str, Callable[[int], None]], rounds: int, batch_ms: float) -> Dict[str, float]:
     """ms per call, best over `rounds` rounds; each round times one batch of every build in turn, so a burst of
     load from the machine's other users falls on all builds alike."""
-    for call in calls.values():
-        call()
     reps = {}
     for label, call in calls.items():
+        call(1)
         start = time.perf_counter()
-        call()
-        once = max(time.perf_counter() - start, 1e-7)
+        call(3)
+        once = max((time.perf_counter() - start) / 3, 1e-8)
         reps[label] = max(1, int(batch_ms / 1000 / once))
     best = {label: math.inf for label in calls}
     for _ in range(rounds):
         for label, call in calls.items():
-            n = reps[label]
             start = time.perf_counter()
-            for _ in range(n):
-                call()
-            best[label] = min(best[label], (time.perf_counter() - start) / n * 1000)
+            call(reps[label])
+            best[label] = min(best[label], (time.perf_counter() - start) / reps[label] * 1000)
     return best
 
 
@@ -150,15 +178,14 @@ def main() -> int:
     rows, problems, ratios, fair = [], [], [], []
     try:
         for kernel in selected:
-            ours = kernel.lego.compile(target="x86")
-            c_functions = {label: build_c(kernel, command, work) for label, command in C_COMPILERS.items()}
-            builds = {"lego": lambda args, ours=ours: lego_call(ours, args)}
-            for label, function in c_functions.items():
-                builds[label] = lambda args, function=function: c_call(function, args)
-            found = check(kernel, builds, options.seed)
+            inputs = kernel.make_args(np.random.default_rng(options.seed))
+            runs = {label: build(kernel, label, inputs, work) for label in ("lego", "clang", "gcc")}
+            found = check(kernel, runs, inputs)
             problems += found
-            args = kernel.make_args(np.random.default_rng(options.seed))
-            times = best_times({label: make(args) for label, make in builds.items()}, options.rounds, options.batch_ms)
+            # Timed on their own copies of the same inputs (kernels that update in place keep doing so).
+            args = [a.copy() if isinstance(a, np.ndarray) else a for a in inputs]
+            times = best_times({label: caller(run, args) for label, run in runs.items()}, options.rounds,
+                               options.batch_ms)
             ratio = min(times["clang"], times["gcc"]) / times["lego"]
             ratios.append(ratio)
             if not kernel.reassociates:
