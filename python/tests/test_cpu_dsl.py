@@ -202,3 +202,21 @@ def test_comparisons_selects_and_integer_subscripts(target):
     relu_gather.compile(target=target)(idx, x, y)
     v = x[idx]
     np.testing.assert_array_equal(y, np.where(v > 0, v, 0.5 * v))
+
+
+def test_a_product_and_its_sum_in_one_expression_may_fuse():
+    @cpu_kernel
+    def fused(a: float, x: Buffer[M_ODD], y: Buffer[M_ODD]):
+        for i in range(M_ODD):
+            y[i] = a * x[i] + y[i]
+
+    @cpu_kernel
+    def split(a: float, x: Buffer[M_ODD], y: Buffer[M_ODD]):
+        for i in range(M_ODD):
+            t = a * x[i]
+            y[i] = t + y[i]
+
+    # C's default contraction (clang -ffp-contract=on): within one expression only.
+    assert "arith.addf" in fused.mlir_text and "arith.addf" in split.mlir_text
+    assert [l for l in fused.mlir_text.splitlines() if "arith.addf" in l][0].endswith("fastmath<contract> : f32")
+    assert "contract" not in [l for l in split.mlir_text.splitlines() if "arith.addf" in l][0]

@@ -71,6 +71,10 @@ _FLOAT_CALLS = {"exp": "exp", "sqrt": "sqrt", "rsqrt": "rsqrt"}
 _INTEGER_ELEMENTS = ("i8", "i16", "i32", "i64")
 
 
+def _is_product(node: ast.AST) -> bool:
+    return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)
+
+
 class _Translator:
     """Python AST → calls on a ``CPUKernelContext``. Values are ``(ssa, type)``."""
 
@@ -111,7 +115,7 @@ class _Translator:
             return self.assign(node.targets[0], self.expr(node.value, env), env, node)
         if isinstance(node, ast.AugAssign):
             current = self.expr(node.target, env) if not isinstance(node.target, ast.Name) else self.name(node.target, env)
-            value = self.binop(node.op, current, self.expr(node.value, env), node)
+            value = self.binop(node.op, current, self.expr(node.value, env), node, _is_product(node.value))
             return self.assign(node.target, value, env, node)
         raise self.error(node, f"statement {type(node).__name__} is not part of the CPU DSL")
 
@@ -222,7 +226,8 @@ class _Translator:
             return self.ctx._op(f"{op} {value[0]} : {value[1]} to {ty}"), ty
         raise self.error(node, f"cannot use a {value[1]} value where {ty} is needed")
 
-    def binop(self, op: ast.operator, a: Tuple[str, str], b: Tuple[str, str], node: ast.AST) -> Tuple[str, str]:
+    def binop(self, op: ast.operator, a: Tuple[str, str], b: Tuple[str, str], node: ast.AST,
+              beside_product: bool = False) -> Tuple[str, str]:
         ctx = self.ctx
         if a[1] == "index" and b[1] == "index":
             ops = {ast.Add: "addi", ast.Sub: "subi", ast.Mult: "muli", ast.FloorDiv: "divui", ast.Mod: "remui"}
@@ -234,7 +239,12 @@ class _Translator:
         ops = {ast.Add: "addf", ast.Sub: "subf", ast.Mult: "mulf", ast.Div: "divf"}
         if type(op) not in ops:
             raise self.error(node, f"{type(op).__name__} on floating values")
-        return ctx._op(f"arith.{ops[type(op)]} {a[0]}, {b[0]} : {ty}"), ty
+        # C's default floating-point contraction (clang's -ffp-contract=on): a product and the sum or difference
+        # it is an operand of, in one expression, may become one fused multiply-add; a product stored in a
+        # name first is not fused with a later sum. LLVM fuses an fmul and an fadd that both carry `contract`.
+        contract = isinstance(op, ast.Mult) or (isinstance(op, (ast.Add, ast.Sub)) and beside_product)
+        flags = " fastmath<contract>" if contract else ""
+        return ctx._op(f"arith.{ops[type(op)]} {a[0]}, {b[0]}{flags} : {ty}"), ty
 
     def common_float(self, a: Tuple[str, str], b: Tuple[str, str], node: ast.AST) -> str:
         """The type both operands of a floating operation are converted to: the wider float, as in C and NumPy
@@ -280,7 +290,8 @@ class _Translator:
         if isinstance(node, ast.Name):
             return self.name(node, env)
         if isinstance(node, ast.BinOp):
-            return self.binop(node.op, self.expr(node.left, env), self.expr(node.right, env), node)
+            return self.binop(node.op, self.expr(node.left, env), self.expr(node.right, env), node,
+                              _is_product(node.left) or _is_product(node.right))
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             value = self.expr(node.operand, env)
             if value[1] == "index":
