@@ -7,8 +7,9 @@ ours / faster C.
     .venv/bin/python bench/cpu/dashboard.py [--rounds 15] [--batch-ms 4] [--only NAME,NAME] [--scale 1]
 
 Exit status 1 if any build of any kernel disagrees with NumPy (a wrong result outranks every timing).
-Each build is one shared object: the kernel's object (ours: the LLVM IR of `compile(target="x86")` through our
-codegen, `build_object(ir, 3, "native")`; C: `-c -fPIC`) linked with the same C timing loop, so a batch of calls
+Each build is one shared object: the kernel's object (ours: the LLVM IR of `compile(target="x86")` built exactly as
+`compile` builds it, `build_object(ir, **kernel.build_options)`: LLVM's -O3 middle end without its vectorizers,
+codegen -O3 for the host; C: `-c -fPIC`) linked with the same C timing loop, so a batch of calls
 costs one ctypes call and every kernel call is a plain C call on every side. The NumPy check runs that same
 shared object.
 """
@@ -76,7 +77,7 @@ def build(kernel: Kernel, label: str, args: List[Any], work: str) -> Any:
     if label == "lego":
         compiled = kernel.lego.compile(target="x86")
         with open(obj, "wb") as handle:
-            handle.write(build_object(compiled.llvm_ir, 3, "native"))
+            handle.write(build_object(compiled.llvm_ir, **compiled.build_options))
         symbol = compiled.name
     else:
         with open(base + ".c", "w") as handle:
