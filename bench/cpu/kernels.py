@@ -387,4 +387,28 @@ def kernels(scale: int = 1) -> List[Kernel]:
         lambda r: [_eighths(r, N), np.zeros(N, np.float32)],
         lambda a: [np.cumsum(a[0], dtype=np.float64).astype(np.float32)], [1], tags=["scan"]))
 
+    @cpu_kernel
+    def compaction(t: float, x: Buffer[N], kept: Buffer[N], count: Buffer[1, "i32"]):
+        k = 0
+        for i in range(N):
+            if x[i] > t:
+                kept[k] = x[i]
+                k = k + 1
+        count[0] = k
+
+    def compaction_ref(a):
+        chosen = a[1][a[1] > np.float32(a[0])]
+        kept = a[2].copy()
+        kept[:chosen.size] = chosen
+        return [kept, np.array([chosen.size], np.int32)]
+
+    out.append(Kernel(
+        "compaction", f"N={N}, ~half kept", compaction,
+        _c({"N": N}, "void compaction(float t, const float *restrict x, float *restrict kept, int32_t *restrict count) {\n"
+                     "  long k = 0;\n"
+                     "  for (long i = 0; i < N; i++) if (x[i] > t) { kept[k] = x[i]; k = k + 1; }\n"
+                     "  count[0] = (int32_t)k;\n}\n"),
+        lambda r: [0.0, _eighths(r, N), np.zeros(N, np.float32), np.zeros(1, np.int32)],
+        compaction_ref, [2, 3], note="lego-vectorize-compact: AVX-512 compress store", tags=["compaction"]))
+
     return out

@@ -220,3 +220,42 @@ def test_a_product_and_its_sum_in_one_expression_may_fuse():
     assert "arith.addf" in fused.mlir_text and "arith.addf" in split.mlir_text
     assert [l for l in fused.mlir_text.splitlines() if "arith.addf" in l][0].endswith("fastmath<contract> : f32")
     assert "contract" not in [l for l in split.mlir_text.splitlines() if "arith.addf" in l][0]
+
+
+@cpu_kernel
+def compact(t: float, x: Buffer[M_ODD], out: Buffer[M_ODD], count: Buffer[1, "i32"]):
+    k = 0
+    for i in range(M_ODD):
+        if x[i] > t:
+            out[k] = x[i]
+            k = k + 1
+    count[0] = k
+
+
+@cpu_kernel
+def clamp_in_place(x: Buffer[M_ODD]):
+    for i in range(M_ODD):
+        if x[i] > 2.0:
+            x[i] = 2.0
+        else:
+            x[i] = x[i] * 0.5
+
+
+@pytest.mark.parametrize("target", ["scalar", "x86"])
+def test_if_statements_carry_reassigned_names(target):
+    x = rng.integers(-8, 8, M_ODD).astype(np.float32)
+    out = np.full(M_ODD, -99.0, np.float32)
+    count = np.zeros(1, np.int32)
+    compact.compile(target=target)(0.5, x, out, count)
+    kept = x[x > 0.5]
+    assert count[0] == kept.size
+    np.testing.assert_array_equal(out[:kept.size], kept)
+    assert (out[kept.size:] == -99.0).all()
+    y = x.copy()
+    clamp_in_place.compile(target=target)(y)
+    np.testing.assert_array_equal(y, np.where(x > 2, 2.0, x * 0.5).astype(np.float32))
+
+
+def test_compaction_reaches_the_compress_store():
+    assert "vector.compressstore" in compact.compile(target="x86").lowered or \
+        "llvm.intr.masked.compressstore" in compact.compile(target="x86").lowered

@@ -14,8 +14,9 @@ loop), ``for v in range(stop)`` / ``range(start, stop[, step])`` (nested, with f
 the loop and updated inside carried through it), assignments to names, ``buf[i] = …`` / ``buf[i, j] += …``
 (multi-dimensional buffers are addressed through their layout, ``Row`` by default, or the one given as
 ``Buffer[4, 8, layout]``), ``+ - * /`` on floats (mixed f32/f64 operands are computed in f64, as in C), ``+ - * // %`` on indices,
-comparisons ``< <= > >= == !=`` and ``a if cond else b`` (``arith.select``), elements of integer buffers as
-subscripts (``x[idx[i]]``), unary ``-``, ``exp sqrt rsqrt``
+comparisons ``< <= > >= == !=``, ``a if cond else b`` (``arith.select``) and ``if cond: … else: …`` (``scf.if``;
+names reassigned in a branch carry on after it), elements of integer buffers as subscripts (``x[idx[i]]``), an
+index stored into an integer buffer, unary ``-``, ``exp sqrt rsqrt``
 (bare or as ``math.…``), ``min max``, ``float(i)``, numbers, and names of the function's globals that hold
 numbers. Anything else is a ``SyntaxError`` at its line.
 """
@@ -111,6 +112,8 @@ class _Translator:
             return
         if isinstance(node, ast.For):
             return self.loop(node, env)
+        if isinstance(node, ast.If):
+            return self.branch(node, env)
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             return self.assign(node.targets[0], self.expr(node.value, env), env, node)
         if isinstance(node, ast.AugAssign):
@@ -181,6 +184,47 @@ class _Translator:
         for name, value in zip(carried, results):
             env[name] = (value, env[name][1])
 
+    def branch(self, node: ast.If, env: Dict[str, Tuple[str, str]]) -> None:
+        """``if c: … [else: …]`` → ``scf.if``. Names bound before the ``if`` and reassigned in a branch are its
+        results (the other branch yields them unchanged), so ``k = k + 1`` under a condition carries on after it
+        (stream compaction's output count). Names first bound inside a branch stay local to it."""
+        cond = self.expr(node.test, env)
+        if cond[1] != "i1":
+            raise self.error(node, "the condition of an `if` is a comparison")
+        assigned = {t.id for s in node.body + node.orelse for t in ast.walk(s)
+                    if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store)}
+        carried = sorted(name for name in assigned if name in env)
+        e = self.ctx._e
+        types = [env[name][1] for name in carried]
+
+        def region(statements: Sequence[ast.stmt]) -> None:
+            inner = dict(env)
+            saved = e.indent
+            e.indent += "  "
+            self.block(statements, inner)
+            if carried:
+                values = [self.convert(inner[name], ty, node)[0] for name, ty in zip(carried, types)]
+                e.emit(f"scf.yield {', '.join(values)} : {', '.join(types)}")
+            e.indent = saved
+
+        if not carried:
+            e.emit(f"scf.if {cond[0]} {{")
+            region(node.body)
+            if node.orelse:
+                e.emit("} else {")
+                region(node.orelse)
+            e.emit("}")
+            return
+        result = e.fresh("r")
+        head = result if len(carried) == 1 else f"{result}:{len(carried)}"
+        e.emit(f"{head} = scf.if {cond[0]} -> ({', '.join(types)}) {{")
+        region(node.body)
+        e.emit("} else {")
+        region(node.orelse)
+        e.emit("}")
+        for k, (name, ty) in enumerate(zip(carried, types)):
+            env[name] = (result if len(carried) == 1 else f"{result}#{k}", ty)
+
     # expressions
     def name(self, node: ast.Name, env: Dict[str, Tuple[str, str]]) -> Tuple[str, str]:
         if node.id in env:
@@ -221,6 +265,8 @@ class _Translator:
         if value[1] == "index" and ty.startswith("f"):
             as_int = self.ctx._op(f"arith.index_cast {value[0]} : index to i64")
             return self.ctx._op(f"arith.sitofp {as_int} : i64 to {ty}"), ty
+        if value[1] == "index" and ty in _INTEGER_ELEMENTS:
+            return self.ctx._op(f"arith.index_cast {value[0]} : index to {ty}"), ty
         if value[1].startswith("f") and ty.startswith("f"):
             op = "arith.extf" if int(value[1][1:]) < int(ty[1:]) else "arith.truncf"
             return self.ctx._op(f"{op} {value[0]} : {value[1]} to {ty}"), ty
