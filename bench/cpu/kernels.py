@@ -274,6 +274,22 @@ def kernels(scale: int = 1) -> List[Kernel]:
 
     # --- ours: where the published list is thin ------------------------------------------------------------------
 
+    @cpu_kernel
+    def gemm_mixed(a: Buffer[G, G], b: Buffer[G, G], c: Buffer[G, G, "f64"]):
+        for i in range(G):
+            for k in range(G):
+                for j in range(G):
+                    c[i, j] = c[i, j] + a[i, k] * b[k, j]
+
+    out.append(Kernel(
+        "gemm_mixed", f"{G}³, f32 × f32 → f64", gemm_mixed,
+        _c({"G": G}, "void gemm_mixed(const float *restrict a, const float *restrict b, double *restrict c) {\n"
+                     "  for (long i = 0; i < G; i++)\n    for (long k = 0; k < G; k++)\n"
+                     "      for (long j = 0; j < G; j++) c[i * G + j] = c[i * G + j] + a[i * G + k] * b[k * G + j];\n}\n"),
+        lambda r: [_ints(r, G * G), _ints(r, G * G), _ints(r, G * G, dtype=np.float64)],
+        lambda a: [(a[2].reshape(G, G) + (a[0].reshape(G, G).astype(np.float64) @ a[1].reshape(G, G))).reshape(-1)],
+        [2], note="the f32 product widened into an f64 accumulator (C's promotion)", tags=["mixed precision"]))
+
     M = 256 // min(scale, 16)
 
     @cpu_kernel
