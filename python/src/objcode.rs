@@ -111,11 +111,20 @@ pub fn emit_object<'py>(
     if opt_level > 3 {
         return Err(LegoError::new_err(format!("emit_object: opt_level {opt_level} is not 0, 1, 2 or 3")));
     }
-    let object = guard("compiling LLVM IR to an object file", || unsafe { emit(llvm_ir, opt_level, cpu, triple, features, middle_end) })?;
+    let object = guard("compiling LLVM IR to an object file", || unsafe {
+        emit(llvm_ir, opt_level, cpu, triple, features, middle_end)
+    })?;
     Ok(PyBytes::new(py, &object))
 }
 
-unsafe fn emit(llvm_ir: &str, opt_level: u32, cpu: &str, triple: Option<&str>, features: &str, middle_end: bool) -> PyResult<Vec<u8>> {
+unsafe fn emit(
+    llvm_ir: &str,
+    opt_level: u32,
+    cpu: &str,
+    triple: Option<&str>,
+    features: &str,
+    middle_end: bool,
+) -> PyResult<Vec<u8>> {
     // Idempotent in LLVM; registers only the two CPU backends this needs.
     LLVMInitializeX86TargetInfo();
     LLVMInitializeX86Target();
@@ -164,7 +173,11 @@ unsafe fn emit(llvm_ir: &str, opt_level: u32, cpu: &str, triple: Option<&str>, f
         LLVMDisposeTargetData(layout);
         let optimized = if middle_end && opt_level > 0 { optimize(module, machine, opt_level) } else { Ok(()) };
         let mut object: Ref = std::ptr::null_mut();
-        let failed = if optimized.is_err() { 1 } else { LLVMTargetMachineEmitToMemoryBuffer(machine, module, OBJECT_FILE, &mut message, &mut object) };
+        let failed = if optimized.is_err() {
+            1
+        } else {
+            LLVMTargetMachineEmitToMemoryBuffer(machine, module, OBJECT_FILE, &mut message, &mut object)
+        };
         let result = if let Err(error) = optimized {
             Err(error)
         } else if failed != 0 {
