@@ -317,12 +317,14 @@ def kernels(scale: int = 1) -> List[Kernel]:
                 for jj in range(TT):
                     b[i, tj * TT + jj] = a[i, tj * TT + jj]
 
+    # The C twins of the div/mod kernels index with unsigned integers: the DSL's `//` and `%` are unsigned
+    # (divui / remui), so both sides know the operands are non-negative.
     tpos = _tiled_index(M, TT).reshape(-1)
     out.append(Kernel(
         "tiled_to_row", f"{M}×{M}, 16×16 tiles", tiled_to_row,
         _c({"M": M, "T": TT}, "void tiled_to_row(const float *restrict a, float *restrict b) {\n"
-                              "  for (long i = 0; i < M; i++) for (long tj = 0; tj < M / T; tj++)\n"
-                              "    for (long jj = 0; jj < T; jj++) {\n      long j = tj * T + jj;\n"
+                              "  for (unsigned long i = 0; i < M; i++) for (unsigned long tj = 0; tj < M / T; tj++)\n"
+                              "    for (unsigned long jj = 0; jj < T; jj++) {\n      unsigned long j = tj * T + jj;\n"
                               "      b[i * M + j] = a[((i / T) * (M / T) + j / T) * (T * T) + (i % T) * T + j % T];\n    }\n}\n"),
         lambda r: [_eighths(r, M * M), np.zeros(M * M, np.float32)],
         lambda a: [a[0][tpos]], [1], note="blocked layout: div/mod by the tile on both sides",
@@ -343,9 +345,9 @@ def kernels(scale: int = 1) -> List[Kernel]:
     out.append(Kernel(
         "gemm_tiled_b", f"{GT}³, B in 16×16 tiles", gemm_tiled_b,
         _c({"G": GT, "T": 16}, "void gemm_tiled_b(const float *restrict a, const float *restrict b, float *restrict c) {\n"
-                               "  for (long i = 0; i < G; i++) for (long k = 0; k < G; k++)\n"
-                               "    for (long tj = 0; tj < G / T; tj++) for (long jj = 0; jj < T; jj++) {\n"
-                               "      long j = tj * T + jj;\n"
+                               "  for (unsigned long i = 0; i < G; i++) for (unsigned long k = 0; k < G; k++)\n"
+                               "    for (unsigned long tj = 0; tj < G / T; tj++) for (unsigned long jj = 0; jj < T; jj++) {\n"
+                               "      unsigned long j = tj * T + jj;\n"
                                "      c[i * G + j] = c[i * G + j] + a[i * G + k] * b[((k / T) * (G / T) + j / T) * (T * T) + (k % T) * T + j % T];\n"
                                "    }\n}\n"),
         lambda r: [_ints(r, GT * GT), _ints(r, GT * GT), _ints(r, GT * GT)],
