@@ -4,7 +4,8 @@
 //! object (lego/backend/cpu_builder.py).
 //!
 //! Through LLVM's C API (in `libLLVM.so` for the development build, in the static archives for the wheel).
-//! Codegen only, like `llc -O<n>`: the IR comes optimized from MLIR's pipeline.
+//! Codegen only, like `llc -O<n>`, unless `middle_end` asks for LLVM's optimization pipeline first (the vector
+//! CPU targets do: MLIR's pipeline leaves unrolling, loop-invariant code motion and instruction combining to it).
 
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 
@@ -58,6 +59,13 @@ extern "C" {
     fn LLVMGetBufferSize(buffer: Ref) -> usize;
     fn LLVMDisposeMemoryBuffer(buffer: Ref);
     fn LLVMDisposeMessage(message: *mut c_char);
+    fn LLVMCreatePassBuilderOptions() -> Ref;
+    fn LLVMPassBuilderOptionsSetLoopVectorization(options: Ref, on: c_int);
+    fn LLVMPassBuilderOptionsSetSLPVectorization(options: Ref, on: c_int);
+    fn LLVMDisposePassBuilderOptions(options: Ref);
+    fn LLVMRunPasses(module: Ref, passes: *const c_char, machine: Ref, options: Ref) -> Ref;
+    fn LLVMGetErrorMessage(error: Ref) -> *mut c_char;
+    fn LLVMDisposeErrorMessage(message: *mut c_char);
 
     fn LLVMInitializeX86TargetInfo();
     fn LLVMInitializeX86Target();
@@ -85,9 +93,12 @@ fn c_string(what: &str, text: &str) -> PyResult<CString> {
 
 /// The object file (ELF bytes) of `llvm_ir` for `triple` (default: the host's) and `cpu` (`"native"`: the
 /// host CPU and its features; empty: the triple's generic CPU), at codegen level `opt_level` (0–3), position
-/// independent. An error of LLVM's (IR that does not parse, an unknown triple or CPU) is a `LegoError`.
+/// independent. With `middle_end`, LLVM's optimization pipeline `default<O<n>>` runs first (what `opt -O<n>`
+/// does: unrolling, LICM, instruction combining), its loop and SLP vectorizers off, so every vector the object
+/// holds is lego-vectorize's. An error of LLVM's (IR that does not parse, an unknown triple or CPU) is a
+/// `LegoError`.
 #[pyfunction]
-#[pyo3(signature = (llvm_ir, opt_level = 2, cpu = "", triple = None, features = ""))]
+#[pyo3(signature = (llvm_ir, opt_level = 2, cpu = "", triple = None, features = "", middle_end = false))]
 pub fn emit_object<'py>(
     py: Python<'py>,
     llvm_ir: &str,
@@ -95,15 +106,25 @@ pub fn emit_object<'py>(
     cpu: &str,
     triple: Option<&str>,
     features: &str,
+    middle_end: bool,
 ) -> PyResult<Bound<'py, PyBytes>> {
     if opt_level > 3 {
         return Err(LegoError::new_err(format!("emit_object: opt_level {opt_level} is not 0, 1, 2 or 3")));
     }
-    let object = guard("compiling LLVM IR to an object file", || unsafe { emit(llvm_ir, opt_level, cpu, triple, features) })?;
+    let object = guard("compiling LLVM IR to an object file", || unsafe {
+        emit(llvm_ir, opt_level, cpu, triple, features, middle_end)
+    })?;
     Ok(PyBytes::new(py, &object))
 }
 
-unsafe fn emit(llvm_ir: &str, opt_level: u32, cpu: &str, triple: Option<&str>, features: &str) -> PyResult<Vec<u8>> {
+unsafe fn emit(
+    llvm_ir: &str,
+    opt_level: u32,
+    cpu: &str,
+    triple: Option<&str>,
+    features: &str,
+    middle_end: bool,
+) -> PyResult<Vec<u8>> {
     // Idempotent in LLVM; registers only the two CPU backends this needs.
     LLVMInitializeX86TargetInfo();
     LLVMInitializeX86Target();
@@ -150,9 +171,16 @@ unsafe fn emit(llvm_ir: &str, opt_level: u32, cpu: &str, triple: Option<&str>, f
         LLVMSetDataLayout(module, layout_text);
         LLVMDisposeMessage(layout_text);
         LLVMDisposeTargetData(layout);
+        let optimized = if middle_end && opt_level > 0 { optimize(module, machine, opt_level) } else { Ok(()) };
         let mut object: Ref = std::ptr::null_mut();
-        let failed = LLVMTargetMachineEmitToMemoryBuffer(machine, module, OBJECT_FILE, &mut message, &mut object);
-        let result = if failed != 0 {
+        let failed = if optimized.is_err() {
+            1
+        } else {
+            LLVMTargetMachineEmitToMemoryBuffer(machine, module, OBJECT_FILE, &mut message, &mut object)
+        };
+        let result = if let Err(error) = optimized {
+            Err(error)
+        } else if failed != 0 {
             Err(LegoError::new_err(format!("emit_object: LLVM could not compile the module: {}", take_message(message))))
         } else {
             let start = LLVMGetBufferStart(object).cast::<u8>();
@@ -166,4 +194,21 @@ unsafe fn emit(llvm_ir: &str, opt_level: u32, cpu: &str, triple: Option<&str>, f
     LLVMContextDispose(context);
     LLVMDisposeTargetMachine(machine);
     result
+}
+
+/// `default<O<level>>` on `module` for `machine`, without LLVM's vectorizers.
+unsafe fn optimize(module: Ref, machine: Ref, level: u32) -> PyResult<()> {
+    let options = LLVMCreatePassBuilderOptions();
+    LLVMPassBuilderOptionsSetLoopVectorization(options, 0);
+    LLVMPassBuilderOptionsSetSLPVectorization(options, 0);
+    let passes = CString::new(format!("default<O{level}>")).expect("no NUL in a pass pipeline");
+    let error = LLVMRunPasses(module, passes.as_ptr(), machine, options);
+    LLVMDisposePassBuilderOptions(options);
+    if error.is_null() {
+        return Ok(());
+    }
+    let message = LLVMGetErrorMessage(error);
+    let text = CStr::from_ptr(message).to_string_lossy().into_owned();
+    LLVMDisposeErrorMessage(message);
+    Err(LegoError::new_err(format!("emit_object: LLVM's optimization pipeline failed: {text}")))
 }

@@ -167,3 +167,95 @@ def test_errors():
 
     with pytest.raises(SyntaxError, match="test_cpu_dsl.py:.*While"):
         bad.build_module()
+
+
+M_ODD = 37
+
+
+@cpu_kernel
+def scale64(a: float, x: Buffer[M_ODD, "f64"], y: Buffer[M_ODD, "f64"]):
+    for i in range(M_ODD):
+        y[i] = a * x[i]
+
+
+@pytest.mark.parametrize("target", ["scalar", "x86"])
+def test_f32_times_f64_is_an_f64_product(target):
+    # The left operand's type used to win: `a * x[i]` truncated the f64 x[i] to f32 (1 + 2^-40 became 1).
+    x = np.full(M_ODD, 1.0 + 2.0 ** -40)
+    y = np.zeros(M_ODD)
+    scale64.compile(target=target)(1.0, x, y)
+    np.testing.assert_array_equal(y, x)
+
+
+@cpu_kernel
+def relu_gather(idx: Buffer[M_ODD, "i32"], x: Buffer[M_ODD], y: Buffer[M_ODD]):
+    for i in range(M_ODD):
+        v = x[idx[i]]
+        y[i] = v if v > 0.0 else 0.5 * v
+
+
+@pytest.mark.parametrize("target", ["scalar", "x86"])
+def test_comparisons_selects_and_integer_subscripts(target):
+    idx = rng.permutation(M_ODD).astype(np.int32)
+    x = rng.integers(-8, 8, M_ODD).astype(np.float32)
+    y = np.zeros(M_ODD, np.float32)
+    relu_gather.compile(target=target)(idx, x, y)
+    v = x[idx]
+    np.testing.assert_array_equal(y, np.where(v > 0, v, 0.5 * v))
+
+
+def test_a_product_and_its_sum_in_one_expression_may_fuse():
+    @cpu_kernel
+    def fused(a: float, x: Buffer[M_ODD], y: Buffer[M_ODD]):
+        for i in range(M_ODD):
+            y[i] = a * x[i] + y[i]
+
+    @cpu_kernel
+    def split(a: float, x: Buffer[M_ODD], y: Buffer[M_ODD]):
+        for i in range(M_ODD):
+            t = a * x[i]
+            y[i] = t + y[i]
+
+    # C's default contraction (clang -ffp-contract=on): within one expression only.
+    assert "arith.addf" in fused.mlir_text and "arith.addf" in split.mlir_text
+    assert [l for l in fused.mlir_text.splitlines() if "arith.addf" in l][0].endswith("fastmath<contract> : f32")
+    assert "contract" not in [l for l in split.mlir_text.splitlines() if "arith.addf" in l][0]
+
+
+@cpu_kernel
+def compact(t: float, x: Buffer[M_ODD], out: Buffer[M_ODD], count: Buffer[1, "i32"]):
+    k = 0
+    for i in range(M_ODD):
+        if x[i] > t:
+            out[k] = x[i]
+            k = k + 1
+    count[0] = k
+
+
+@cpu_kernel
+def clamp_in_place(x: Buffer[M_ODD]):
+    for i in range(M_ODD):
+        if x[i] > 2.0:
+            x[i] = 2.0
+        else:
+            x[i] = x[i] * 0.5
+
+
+@pytest.mark.parametrize("target", ["scalar", "x86"])
+def test_if_statements_carry_reassigned_names(target):
+    x = rng.integers(-8, 8, M_ODD).astype(np.float32)
+    out = np.full(M_ODD, -99.0, np.float32)
+    count = np.zeros(1, np.int32)
+    compact.compile(target=target)(0.5, x, out, count)
+    kept = x[x > 0.5]
+    assert count[0] == kept.size
+    np.testing.assert_array_equal(out[:kept.size], kept)
+    assert (out[kept.size:] == -99.0).all()
+    y = x.copy()
+    clamp_in_place.compile(target=target)(y)
+    np.testing.assert_array_equal(y, np.where(x > 2, 2.0, x * 0.5).astype(np.float32))
+
+
+def test_compaction_reaches_the_compress_store():
+    assert "vector.compressstore" in compact.compile(target="x86").lowered or \
+        "llvm.intr.masked.compressstore" in compact.compile(target="x86").lowered

@@ -49,6 +49,9 @@ def test_x86_saxpy_is_vectorized_and_right():
     np.testing.assert_allclose(y, expected, rtol=1e-6)
     # 16 lanes with AVX-512, 8 with AVX2 (the pipeline's isa=host).
     assert "<16 x float>" in kernel.llvm_ir or "<8 x float>" in kernel.llvm_ir
+    # LLVM's middle end (without its vectorizers) runs on the vector targets, not on the scalar baseline.
+    assert kernel.build_options["middle_end"] is True
+    assert saxpy.compile(target="scalar").build_options["middle_end"] is False
 
 
 @pytest.mark.parametrize("target", ["x86", "cpu", "scalar"])

@@ -13,7 +13,10 @@ What the body may hold: ``for v in tile_range:`` (the tile ``tile_id·T + j``, `
 loop), ``for v in range(stop)`` / ``range(start, stop[, step])`` (nested, with floating values assigned before
 the loop and updated inside carried through it), assignments to names, ``buf[i] = …`` / ``buf[i, j] += …``
 (multi-dimensional buffers are addressed through their layout, ``Row`` by default, or the one given as
-``Buffer[4, 8, layout]``), ``+ - * /`` on floats, ``+ - * // %`` on indices, unary ``-``, ``exp sqrt rsqrt``
+``Buffer[4, 8, layout]``), ``+ - * /`` on floats (mixed f32/f64 operands are computed in f64, as in C), ``+ - * // %`` on indices,
+comparisons ``< <= > >= == !=``, ``a if cond else b`` (``arith.select``) and ``if cond: … else: …`` (``scf.if``;
+names reassigned in a branch carry on after it), elements of integer buffers as subscripts (``x[idx[i]]``), an
+index stored into an integer buffer, unary ``-``, ``exp sqrt rsqrt``
 (bare or as ``math.…``), ``min max``, ``float(i)``, numbers, and names of the function's globals that hold
 numbers. Anything else is a ``SyntaxError`` at its line.
 """
@@ -66,6 +69,11 @@ class _TileRange:
 tile_range = _TileRange()
 
 _FLOAT_CALLS = {"exp": "exp", "sqrt": "sqrt", "rsqrt": "rsqrt"}
+_INTEGER_ELEMENTS = ("i8", "i16", "i32", "i64")
+
+
+def _is_product(node: ast.AST) -> bool:
+    return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)
 
 
 class _Translator:
@@ -104,11 +112,13 @@ class _Translator:
             return
         if isinstance(node, ast.For):
             return self.loop(node, env)
+        if isinstance(node, ast.If):
+            return self.branch(node, env)
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             return self.assign(node.targets[0], self.expr(node.value, env), env, node)
         if isinstance(node, ast.AugAssign):
             current = self.expr(node.target, env) if not isinstance(node.target, ast.Name) else self.name(node.target, env)
-            value = self.binop(node.op, current, self.expr(node.value, env), node)
+            value = self.binop(node.op, current, self.expr(node.value, env), node, _is_product(node.value))
             return self.assign(node.target, value, env, node)
         raise self.error(node, f"statement {type(node).__name__} is not part of the CPU DSL")
 
@@ -174,6 +184,47 @@ class _Translator:
         for name, value in zip(carried, results):
             env[name] = (value, env[name][1])
 
+    def branch(self, node: ast.If, env: Dict[str, Tuple[str, str]]) -> None:
+        """``if c: … [else: …]`` → ``scf.if``. Names bound before the ``if`` and reassigned in a branch are its
+        results (the other branch yields them unchanged), so ``k = k + 1`` under a condition carries on after it
+        (stream compaction's output count). Names first bound inside a branch stay local to it."""
+        cond = self.expr(node.test, env)
+        if cond[1] != "i1":
+            raise self.error(node, "the condition of an `if` is a comparison")
+        assigned = {t.id for s in node.body + node.orelse for t in ast.walk(s)
+                    if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store)}
+        carried = sorted(name for name in assigned if name in env)
+        e = self.ctx._e
+        types = [env[name][1] for name in carried]
+
+        def region(statements: Sequence[ast.stmt]) -> None:
+            inner = dict(env)
+            saved = e.indent
+            e.indent += "  "
+            self.block(statements, inner)
+            if carried:
+                values = [self.convert(inner[name], ty, node)[0] for name, ty in zip(carried, types)]
+                e.emit(f"scf.yield {', '.join(values)} : {', '.join(types)}")
+            e.indent = saved
+
+        if not carried:
+            e.emit(f"scf.if {cond[0]} {{")
+            region(node.body)
+            if node.orelse:
+                e.emit("} else {")
+                region(node.orelse)
+            e.emit("}")
+            return
+        result = e.fresh("r")
+        head = result if len(carried) == 1 else f"{result}:{len(carried)}"
+        e.emit(f"{head} = scf.if {cond[0]} -> ({', '.join(types)}) {{")
+        region(node.body)
+        e.emit("} else {")
+        region(node.orelse)
+        e.emit("}")
+        for k, (name, ty) in enumerate(zip(carried, types)):
+            env[name] = (result if len(carried) == 1 else f"{result}#{k}", ty)
+
     # expressions
     def name(self, node: ast.Name, env: Dict[str, Tuple[str, str]]) -> Tuple[str, str]:
         if node.id in env:
@@ -190,6 +241,9 @@ class _Translator:
 
     def index(self, node: ast.expr, env: Dict[str, Tuple[str, str]]) -> str:
         value = self.expr(node, env)
+        if value[1] in _INTEGER_ELEMENTS:
+            # An element of an integer buffer used as a subscript (a gather or scatter through idx[i]).
+            return self.ctx._op(f"arith.index_cast {value[0]} : {value[1]} to index")
         if value[1] != "index":
             raise self.error(node, "an index (integer) expression is needed here")
         return value[0]
@@ -211,33 +265,79 @@ class _Translator:
         if value[1] == "index" and ty.startswith("f"):
             as_int = self.ctx._op(f"arith.index_cast {value[0]} : index to i64")
             return self.ctx._op(f"arith.sitofp {as_int} : i64 to {ty}"), ty
+        if value[1] == "index" and ty in _INTEGER_ELEMENTS:
+            return self.ctx._op(f"arith.index_cast {value[0]} : index to {ty}"), ty
         if value[1].startswith("f") and ty.startswith("f"):
             op = "arith.extf" if int(value[1][1:]) < int(ty[1:]) else "arith.truncf"
             return self.ctx._op(f"{op} {value[0]} : {value[1]} to {ty}"), ty
         raise self.error(node, f"cannot use a {value[1]} value where {ty} is needed")
 
-    def binop(self, op: ast.operator, a: Tuple[str, str], b: Tuple[str, str], node: ast.AST) -> Tuple[str, str]:
+    def binop(self, op: ast.operator, a: Tuple[str, str], b: Tuple[str, str], node: ast.AST,
+              beside_product: bool = False) -> Tuple[str, str]:
         ctx = self.ctx
         if a[1] == "index" and b[1] == "index":
             ops = {ast.Add: "addi", ast.Sub: "subi", ast.Mult: "muli", ast.FloorDiv: "divui", ast.Mod: "remui"}
             if type(op) not in ops:
                 raise self.error(node, f"{type(op).__name__} on indices")
             return ctx._op(f"arith.{ops[type(op)]} {a[0]}, {b[0]} : index"), "index"
-        ty = a[1] if a[1] != "index" else b[1]
+        ty = self.common_float(a, b, node)
         a, b = self.convert(a, ty, node), self.convert(b, ty, node)
         ops = {ast.Add: "addf", ast.Sub: "subf", ast.Mult: "mulf", ast.Div: "divf"}
         if type(op) not in ops:
             raise self.error(node, f"{type(op).__name__} on floating values")
-        return ctx._op(f"arith.{ops[type(op)]} {a[0]}, {b[0]} : {ty}"), ty
+        # C's default floating-point contraction (clang's -ffp-contract=on): a product and the sum or difference
+        # it is an operand of, in one expression, may become one fused multiply-add; a product stored in a
+        # name first is not fused with a later sum. LLVM fuses an fmul and an fadd that both carry `contract`.
+        contract = isinstance(op, ast.Mult) or (isinstance(op, (ast.Add, ast.Sub)) and beside_product)
+        flags = " fastmath<contract>" if contract else ""
+        return ctx._op(f"arith.{ops[type(op)]} {a[0]}, {b[0]}{flags} : {ty}"), ty
+
+    def common_float(self, a: Tuple[str, str], b: Tuple[str, str], node: ast.AST) -> str:
+        """The type both operands of a floating operation are converted to: the wider float, as in C and NumPy
+        (``f32 · f64`` is an ``f64`` product; taking the left operand's type truncated the f64 one)."""
+        floats = [t for t in (a[1], b[1]) if t.startswith("f")]
+        if not floats:
+            raise self.error(node, f"cannot combine a {a[1]} and a {b[1]} value")
+        return max(floats, key=lambda t: int(t[1:]))
+
+    def compare(self, node: ast.Compare, env: Dict[str, Tuple[str, str]]) -> Tuple[str, str]:
+        if len(node.ops) != 1:
+            raise self.error(node, "one comparison at a time (a < b, not a < b < c)")
+        a, b = self.expr(node.left, env), self.expr(node.comparators[0], env)
+        op = type(node.ops[0])
+        if a[1] == "index" and b[1] == "index":
+            predicates = {ast.Lt: "slt", ast.LtE: "sle", ast.Gt: "sgt", ast.GtE: "sge", ast.Eq: "eq", ast.NotEq: "ne"}
+            if op not in predicates:
+                raise self.error(node, f"{op.__name__} on indices")
+            return self.ctx._op(f"arith.cmpi {predicates[op]}, {a[0]}, {b[0]} : index"), "i1"
+        ty = self.common_float(a, b, node)
+        a, b = self.convert(a, ty, node), self.convert(b, ty, node)
+        # Ordered predicates (false on NaN) except !=, which is true on NaN: C's semantics of each operator.
+        predicates = {ast.Lt: "olt", ast.LtE: "ole", ast.Gt: "ogt", ast.GtE: "oge", ast.Eq: "oeq", ast.NotEq: "une"}
+        if op not in predicates:
+            raise self.error(node, f"{op.__name__} on floating values")
+        return self.ctx._op(f"arith.cmpf {predicates[op]}, {a[0]}, {b[0]} : {ty}"), "i1"
 
     def expr(self, node: ast.expr, env: Dict[str, Tuple[str, str]]) -> Tuple[str, str]:
         ctx = self.ctx
+        if isinstance(node, ast.Compare):
+            return self.compare(node, env)
+        if isinstance(node, ast.IfExp):
+            cond = self.expr(node.test, env)
+            if cond[1] != "i1":
+                raise self.error(node, "the condition of `x if c else y` is a comparison")
+            a, b = self.expr(node.body, env), self.expr(node.orelse, env)
+            if a[1] != b[1]:
+                ty = "index" if a[1] == b[1] == "index" else self.common_float(a, b, node)
+                a, b = self.convert(a, ty, node), self.convert(b, ty, node)
+            return ctx._op(f"arith.select {cond[0]}, {a[0]}, {b[0]} : {a[1]}"), a[1]
         if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
             return self.constant(node.value)
         if isinstance(node, ast.Name):
             return self.name(node, env)
         if isinstance(node, ast.BinOp):
-            return self.binop(node.op, self.expr(node.left, env), self.expr(node.right, env), node)
+            return self.binop(node.op, self.expr(node.left, env), self.expr(node.right, env), node,
+                              _is_product(node.left) or _is_product(node.right))
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             value = self.expr(node.operand, env)
             if value[1] == "index":
@@ -259,7 +359,7 @@ class _Translator:
                 a, b = args
                 if a[1] == "index" and b[1] == "index":
                     return ctx._op(f"arith.{fname}ui {a[0]}, {b[0]} : index"), "index"
-                ty = a[1] if a[1] != "index" else b[1]
+                ty = self.common_float(a, b, node)
                 a, b = self.convert(a, ty, node), self.convert(b, ty, node)
                 return ctx._op(f"arith.{'minimumf' if fname == 'min' else 'maximumf'} {a[0]}, {b[0]} : {ty}"), ty
         raise self.error(node, f"expression {ast.dump(node)[:60]} is not part of the CPU DSL")
