@@ -55,6 +55,30 @@ pub fn cpu_passes() -> Vec<PassInfo> {
             entry: Entry::Pass(crate::vectorize::patterns::create_compact),
         },
         PassInfo {
+            name: "lego-vectorize-argmin",
+            description: "Vectorize argmin/argmax (if A[i] < val: val = A[i], idx = i) with per-lane value and index accumulators; the first index of the extreme wins",
+            options: crate::vectorize::patterns::OPTIONS,
+            entry: Entry::Pass(crate::vectorize::argmin::create),
+        },
+        PassInfo {
+            name: "lego-vectorize-scan",
+            description: "Vectorize an inclusive prefix sum (acc = acc + A[i]; B[i] = acc) with log2(L) shuffle-and-add stages per strip",
+            options: crate::vectorize::patterns::OPTIONS,
+            entry: Entry::Pass(crate::vectorize::scan::create),
+        },
+        PassInfo {
+            name: "lego-vectorize-rle",
+            description: "Vectorize run-length/edge-detect compaction (if A[i] != prev: out[k++] = A[i]; prev = A[i]) with a lane shift and vector.compressstore",
+            options: crate::vectorize::patterns::OPTIONS,
+            entry: Entry::Pass(crate::vectorize::rle::create),
+        },
+        PassInfo {
+            name: "lego-vectorize-scatter-add",
+            description: "Vectorize a histogram/scatter-add (hist[bin[i]] += delta) with gather + scatter and a per-strip conflict test (in no pipeline)",
+            options: crate::vectorize::patterns::OPTIONS,
+            entry: Entry::Pass(crate::vectorize::scatter_add::create),
+        },
+        PassInfo {
             name: "lego-vectorize-filtered-reduce",
             description: "Vectorize a predicated reduction (if cond[i] <pred> t: acc = acc op A[i], op add/mul/max/min) with a select of the identity",
             options: crate::vectorize::patterns::OPTIONS,
@@ -95,12 +119,13 @@ fn host_has_avx512() -> bool {
 
 /// The vector phase and the lowering to LLVM, shared by the three pipelines.
 fn cpu_vector(pipeline: &str, target: &str, reassoc: bool, alignment: bool, patterns: bool) -> String {
-    // The published x86 pipeline runs the pattern passes before lego-vectorize (its NEON/SVE ones do not).
+    // The published x86 pipeline runs the pattern passes before lego-vectorize, in this order (its NEON/SVE
+    // ones do not; scatter-add is in none).
     let patterns = if patterns {
-        format!(
-            "func.func(lego-vectorize-compact{{target={target}}}), canonicalize, cse, \
-             func.func(lego-vectorize-filtered-reduce{{target={target}}}), canonicalize, cse, "
-        )
+        ["compact", "argmin", "scan", "filtered-reduce", "rle"]
+            .iter()
+            .map(|name| format!("func.func(lego-vectorize-{name}{{target={target}}}), canonicalize, cse, "))
+            .collect()
     } else {
         String::new()
     };
