@@ -19,7 +19,7 @@ const X86_OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "use-linalg-vectorize",
         default: "true",
-        description: "Use convert-lego-to-linalg + upstream linalg::vectorize for affine loops; falls through to custom lego-vectorize for non-affine loops (Z-Morton et al). Default: true. (ours: not built yet, every loop goes to lego-vectorize)",
+        description: "Use convert-lego-to-linalg + upstream linalg::vectorize for affine loops; falls through to custom lego-vectorize for non-affine loops (Z-Morton et al). Default: true.",
     },
     OptionSpec {
         name: "isa",
@@ -85,6 +85,12 @@ pub fn cpu_passes() -> Vec<PassInfo> {
             entry: Entry::Pass(crate::vectorize::patterns::create_filtered_reduce),
         },
         PassInfo {
+            name: "convert-lego-to-linalg",
+            description: "Raise trivially affine scf.for loops (identity-indexed, trip count a constant multiple of 64) to linalg.generic; vectorize=true tiles by 64 and vectorizes them with upstream linalg vectorization",
+            options: crate::to_linalg::OPTIONS,
+            entry: Entry::Pass(crate::to_linalg::create),
+        },
+        PassInfo {
             name: "lego-to-x86-vector",
             description: "lego-lower, lego-vectorize (AVX-512 or AVX2), then the upstream CPU path to the LLVM dialect",
             options: X86_OPTIONS,
@@ -118,7 +124,7 @@ fn host_has_avx512() -> bool {
 }
 
 /// The vector phase and the lowering to LLVM, shared by the three pipelines.
-fn cpu_vector(pipeline: &str, target: &str, reassoc: bool, alignment: bool, patterns: bool) -> String {
+fn cpu_vector(pipeline: &str, target: &str, reassoc: bool, alignment: bool, patterns: bool, linalg: bool) -> String {
     // The published x86 pipeline runs the pattern passes before lego-vectorize, in this order (its NEON/SVE
     // ones do not; scatter-add is in none).
     let patterns = if patterns {
@@ -129,9 +135,11 @@ fn cpu_vector(pipeline: &str, target: &str, reassoc: bool, alignment: bool, patt
     } else {
         String::new()
     };
+    // Affine loops to linalg and upstream's vectorizer first (x86 only, as published); the rest stays scf.for.
+    let linalg = if linalg { "func.func(convert-lego-to-linalg{vectorize=true}), canonicalize, cse, " } else { "" };
     format!(
         "lego-reject-gpu-code{{pipeline={pipeline}}}, lego-lower, lego-materialize-assume-bounds{{cleanup=true}}, \
-         canonicalize, cse, {patterns}func.func(lego-vectorize{{target={target}}}), canonicalize, cse, \
+         canonicalize, cse, {linalg}{patterns}func.func(lego-vectorize{{target={target}}}), canonicalize, cse, \
          convert-vector-to-scf, lower-affine, convert-scf-to-cf, canonicalize, cse, \
          convert-vector-to-llvm{{reassociate-fp-reductions={reassoc} use-vector-alignment={alignment}}}, \
          convert-math-to-llvm, expand-strided-metadata, lower-affine, \
@@ -156,14 +164,14 @@ fn lego_to_x86_vector(options: &Options) -> Result<String, RegistryError> {
     if options.string("cpu").is_empty() {
         return Err(options.bad_value("cpu", "", "a CPU name"));
     }
-    options.bool("use-linalg-vectorize")?;
-    Ok(cpu_vector(options.pass_name(), isa, options.bool("reassoc-fp")?, options.bool("use-vec-alignment")?, true))
+    let linalg = options.bool("use-linalg-vectorize")?;
+    Ok(cpu_vector(options.pass_name(), isa, options.bool("reassoc-fp")?, options.bool("use-vec-alignment")?, true, linalg))
 }
 
 fn lego_to_arm_neon(options: &Options) -> Result<String, RegistryError> {
-    Ok(cpu_vector(options.pass_name(), "neon", true, false, false))
+    Ok(cpu_vector(options.pass_name(), "neon", true, false, false, false))
 }
 
 fn lego_to_arm_sve(options: &Options) -> Result<String, RegistryError> {
-    Ok(cpu_vector(options.pass_name(), "sve", true, false, false))
+    Ok(cpu_vector(options.pass_name(), "sve", true, false, false, false))
 }

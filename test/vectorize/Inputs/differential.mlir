@@ -445,3 +445,35 @@ func.func @hist_wide(%bin: memref<?xi32>, %h: memref<?xf32>, %n: index) {
   }
   return
 }
+
+// convert-lego-to-linalg{vectorize=true} in lego-to-x86-vector: a static trip count of 128 (two tiles of 64),
+// y = 1.5·x + y over buffers of exactly 128.
+func.func @linalg_saxpy128(%x: memref<?xf32>, %y: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  %a = arith.constant 1.5 : f32
+  scf.for %i = %c0 to %c128 step %c1 {
+    %xv = memref.load %x[%i] : memref<?xf32>
+    %yv = memref.load %y[%i] : memref<?xf32>
+    %m = arith.mulf %a, %xv : f32
+    %s = arith.addf %m, %yv : f32
+    memref.store %s, %y[%i] : memref<?xf32>
+  }
+  return
+}
+
+// The raised loop covers [0, 192) of buffers of 200 f64: the last 8 elements of b must stay as they were.
+func.func @linalg_window(%a: memref<?xf64>, %b: memref<?xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c192 = arith.constant 192 : index
+  %one = arith.constant 1.0 : f64
+  scf.for %i = %c0 to %c192 step %c1 {
+    %v = memref.load %a[%i] : memref<?xf64>
+    %sq = arith.mulf %v, %v : f64
+    %r = arith.subf %sq, %one : f64
+    memref.store %r, %b[%i] : memref<?xf64>
+  }
+  return
+}

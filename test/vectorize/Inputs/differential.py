@@ -54,6 +54,9 @@ KERNELS = {
     "rle_f32": ([("buf", "f32", lambda n: n, lambda n: 3), ("buf", "f32", lambda n: n), ("buf", "i32", lambda n: 1), ("buf", "f32", lambda n: 1), ("n",)], TRIPS),
     "hist_conflict": ([("buf", "i32", lambda n: n, lambda n: 3), ("buf", "f32", lambda n: 3), ("buf", "f32", lambda n: n), ("n",)], TRIPS),
     "hist_wide": ([("buf", "i32", lambda n: n, lambda n: 4096), ("buf", "f32", lambda n: 4096), ("n",)], TRIPS),
+    # Static trip counts (the loops ignore n).
+    "linalg_saxpy128": ([("buf", "f32", lambda n: 128), ("buf", "f32", lambda n: 128)], [128]),
+    "linalg_window": ([("buf", "f64", lambda n: 200), ("buf", "f64", lambda n: 200)], [192]),
 }
 # The pattern passes the published pipelines leave out, run before them on the module: scatter-add (in no
 # pipeline) for every build, and on aarch64 all of them (the published NEON/SVE pipelines have none), so each
@@ -72,6 +75,8 @@ FIRES = {"compact": "llvm.masked.compressstore", "rle_f32": "llvm.masked.compres
          "filtered_max": "llvm.vector.reduce.fmaximum", "argmin_f32": "llvm.vector.reduce.umin",
          "argmax_f64": "llvm.vector.reduce.umin", "scan_f32": "shufflevector", "scan_inplace_f64": "shufflevector",
          "hist_conflict": "llvm.masked.scatter", "hist_wide": "llvm.masked.scatter"}
+# Likewise for convert-lego-to-linalg{vectorize=true}, in the x86 pipeline only: its 64-lane vectors.
+FIRES_X86 = {"linalg_saxpy128": "<64 x float>", "linalg_window": "<64 x double>"}
 C_TYPES = {"f32": "float", "f64": "double", "i32": "int32_t", "i8": "int8_t"}
 
 DRIVER_HEAD = r"""
@@ -183,7 +188,8 @@ def build(lego_opt, kernels, work, label, pipeline, llc_flags, cc):
     if want and want not in text:
         raise RuntimeError(f"{label}: no {want} in the LLVM IR of the vector build")
     if want:
-        for kernel, needle in FIRES.items():
+        fires = dict(FIRES, **(FIRES_X86 if label.startswith("x86") else {}))
+        for kernel, needle in fires.items():
             if needle not in function_text(text, kernel):
                 raise RuntimeError(f"{label}: no {needle} in the LLVM IR of @{kernel}: its pattern pass did not fire")
     run(["llc", "-O2", "-filetype=obj", *llc_flags, ll, "-o", obj])
