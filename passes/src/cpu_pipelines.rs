@@ -1,6 +1,7 @@
 //! The CPU vector family (docs/passes/lego-vectorize.md, docs/passes/lego-to-x86-vector.md,
-//! docs/passes/lego-to-arm-neon.md, docs/passes/lego-to-arm-sve.md): the `lego-vectorize` pass and the three
-//! pipelines that run it between `lego-lower` and the upstream path to the LLVM dialect.
+//! docs/passes/lego-to-arm-neon.md, docs/passes/lego-to-arm-sve.md): the registry entries of `lego-vectorize`,
+//! its pattern passes and `convert-lego-to-linalg`, and the three pipelines that run them between `lego-lower`
+//! and the upstream path to the LLVM dialect.
 
 use crate::registry::{Entry, OptionSpec, Options, PassInfo, RegistryError};
 
@@ -92,7 +93,7 @@ pub fn cpu_passes() -> Vec<PassInfo> {
         },
         PassInfo {
             name: "lego-to-x86-vector",
-            description: "lego-lower, lego-vectorize (AVX-512 or AVX2), then the upstream CPU path to the LLVM dialect",
+            description: "lego-lower, convert-lego-to-linalg{vectorize=true}, the pattern passes, lego-vectorize (AVX-512 or AVX2), then the upstream CPU path to the LLVM dialect",
             options: X86_OPTIONS,
             entry: Entry::Pipeline(lego_to_x86_vector),
         },

@@ -1,6 +1,8 @@
-//! The specialised pattern passes of the CPU vector family (docs/passes/lego-vectorize-compact.md,
-//! docs/passes/lego-vectorize-filtered-reduce.md): loops whose shape `lego-vectorize` cannot widen (an
-//! `scf.if` yielding a value) matched one by one and rewritten with the vector ops that fit them.
+//! The specialised pattern passes of the CPU vector family: loops whose shape `lego-vectorize` cannot widen (an
+//! `scf.if` yielding a value, a carried scan) matched one by one and rewritten with the vector ops that fit
+//! them. This file holds `lego-vectorize-compact` and `lego-vectorize-filtered-reduce`
+//! (docs/passes/lego-vectorize-compact.md, docs/passes/lego-vectorize-filtered-reduce.md) and the helpers the
+//! others (argmin.rs, scan.rs, rle.rs, scatter_add.rs) share.
 //!
 //! Shared shape of every rewrite (as in `lego-vectorize`): a vector loop `lb → strip` of step L inserted before
 //! the original loop, which stays as the scalar remainder `strip → ub` with its init replaced by the vector
