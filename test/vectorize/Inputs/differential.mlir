@@ -477,3 +477,47 @@ func.func @linalg_window(%a: memref<?xf64>, %b: memref<?xf64>) {
   }
   return
 }
+
+// Argmin over zeros of both signs (t[i] = a[i] · −0, written by a first loop): the first zero wins with its
+// sign, also when a −0 sits in another lane (the published minimumf-based combination returned −0 there).
+func.func @argmin_signed_zero(%a: memref<?xf32>, %t: memref<?xf32>, %out: memref<?xf32>, %idx: memref<?xi32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %mz = arith.constant -0.0 : f32
+  scf.for %i = %c0 to %n step %c1 {
+    %e = memref.load %a[%i] : memref<?xf32>
+    %z = arith.mulf %e, %mz : f32
+    memref.store %z, %t[%i] : memref<?xf32>
+  }
+  %init = arith.constant 1.0 : f32
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%v = %init, %x = %n) -> (f32, index) {
+    %e = memref.load %t[%i] : memref<?xf32>
+    %p = arith.cmpf olt, %e, %v : f32
+    %nx = arith.select %p, %i, %x : index
+    %nv = arith.select %p, %e, %v : f32
+    scf.yield %nv, %nx : f32, index
+  }
+  memref.store %r#0, %out[%c0] : memref<?xf32>
+  %ri = arith.index_cast %r#1 : index to i32
+  memref.store %ri, %idx[%c0] : memref<?xi32>
+  return
+}
+
+// Argmax from a NaN init: nothing compares greater, so the scalar loop returns the init and its index 3.
+func.func @argmax_nan_init(%a: memref<?xf32>, %out: memref<?xf32>, %idx: memref<?xi32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %init = arith.constant 0x7FC00000 : f32
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%v = %init, %x = %c3) -> (f32, index) {
+    %e = memref.load %a[%i] : memref<?xf32>
+    %p = arith.cmpf ogt, %e, %v : f32
+    %nx = arith.select %p, %i, %x : index
+    %nv = arith.select %p, %e, %v : f32
+    scf.yield %nv, %nx : f32, index
+  }
+  memref.store %r#0, %out[%c0] : memref<?xf32>
+  %ri = arith.index_cast %r#1 : index to i32
+  memref.store %ri, %idx[%c0] : memref<?xi32>
+  return
+}

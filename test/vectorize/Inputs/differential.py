@@ -49,6 +49,8 @@ KERNELS = {
     # Floats with a value range: the integers in [-range/2, range/2) (ties, runs).
     "argmin_f32": ([("buf", "f32", lambda n: n, lambda n: 9), ("buf", "f32", lambda n: 1), ("buf", "i32", lambda n: 1), ("n",)], TRIPS),
     "argmax_f64": ([("buf", "f64", lambda n: n, lambda n: 7), ("buf", "f64", lambda n: 1), ("buf", "i32", lambda n: 1), ("n",)], TRIPS),
+    "argmin_signed_zero": ([("buf", "f32", lambda n: n), ("buf", "f32", lambda n: n), ("buf", "f32", lambda n: 1), ("buf", "i32", lambda n: 1), ("n",)], TRIPS),
+    "argmax_nan_init": ([("buf", "f32", lambda n: n), ("buf", "f32", lambda n: 1), ("buf", "i32", lambda n: 1), ("n",)], TRIPS),
     "scan_f32": ([("buf", "f32", lambda n: n), ("buf", "f32", lambda n: n), ("buf", "f32", lambda n: 1), ("n",)], TRIPS),
     "scan_inplace_f64": ([("buf", "f64", lambda n: n), ("n",)], TRIPS),
     "rle_f32": ([("buf", "f32", lambda n: n, lambda n: 3), ("buf", "f32", lambda n: n), ("buf", "i32", lambda n: 1), ("buf", "f32", lambda n: 1), ("n",)], TRIPS),
@@ -73,7 +75,8 @@ VECTOR_TYPES = {"x86-avx512": "<16 x float>", "x86-avx2": "<8 x float>", "arm-ne
 # these functions must hold the intrinsic or instruction their rewrite makes (the scalar loop has none).
 FIRES = {"compact": "llvm.masked.compressstore", "rle_f32": "llvm.masked.compressstore",
          "filtered_max": "llvm.vector.reduce.fmaximum", "argmin_f32": "llvm.vector.reduce.umin",
-         "argmax_f64": "llvm.vector.reduce.umin", "scan_f32": "shufflevector", "scan_inplace_f64": "shufflevector",
+         "argmax_f64": "llvm.vector.reduce.umin", "argmin_signed_zero": "llvm.vector.reduce.umin",
+         "argmax_nan_init": "llvm.vector.reduce.umin", "scan_f32": "shufflevector", "scan_inplace_f64": "shufflevector",
          "hist_conflict": "llvm.masked.scatter", "hist_wide": "llvm.masked.scatter"}
 # Likewise for convert-lego-to-linalg{vectorize=true}, in the x86 pipeline only: its 64-lane vectors.
 FIRES_X86 = {"linalg_saxpy128": "<64 x float>", "linalg_window": "<64 x double>"}
