@@ -1,6 +1,7 @@
 //! The CPU vector family (docs/passes/lego-vectorize.md, docs/passes/lego-to-x86-vector.md,
-//! docs/passes/lego-to-arm-neon.md, docs/passes/lego-to-arm-sve.md): the `lego-vectorize` pass and the three
-//! pipelines that run it between `lego-lower` and the upstream path to the LLVM dialect.
+//! docs/passes/lego-to-arm-neon.md, docs/passes/lego-to-arm-sve.md): the registry entries of `lego-vectorize`,
+//! its pattern passes and `convert-lego-to-linalg`, and the three pipelines that run them between `lego-lower`
+//! and the upstream path to the LLVM dialect.
 
 use crate::registry::{Entry, OptionSpec, Options, PassInfo, RegistryError};
 
@@ -19,7 +20,7 @@ const X86_OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "use-linalg-vectorize",
         default: "true",
-        description: "Use convert-lego-to-linalg + upstream linalg::vectorize for affine loops; falls through to custom lego-vectorize for non-affine loops (Z-Morton et al). Default: true. (ours: not built yet, every loop goes to lego-vectorize)",
+        description: "Use convert-lego-to-linalg + upstream linalg::vectorize for affine loops; falls through to custom lego-vectorize for non-affine loops (Z-Morton et al). Default: true.",
     },
     OptionSpec {
         name: "isa",
@@ -55,14 +56,44 @@ pub fn cpu_passes() -> Vec<PassInfo> {
             entry: Entry::Pass(crate::vectorize::patterns::create_compact),
         },
         PassInfo {
+            name: "lego-vectorize-argmin",
+            description: "Vectorize argmin/argmax (if A[i] < val: val = A[i], idx = i) with per-lane value and index accumulators; the first index of the extreme wins",
+            options: crate::vectorize::patterns::OPTIONS,
+            entry: Entry::Pass(crate::vectorize::argmin::create),
+        },
+        PassInfo {
+            name: "lego-vectorize-scan",
+            description: "Vectorize an inclusive prefix sum (acc = acc + A[i]; B[i] = acc) with log2(L) shuffle-and-add stages per strip",
+            options: crate::vectorize::patterns::OPTIONS,
+            entry: Entry::Pass(crate::vectorize::scan::create),
+        },
+        PassInfo {
+            name: "lego-vectorize-rle",
+            description: "Vectorize run-length/edge-detect compaction (if A[i] != prev: out[k++] = A[i]; prev = A[i]) with a lane shift and vector.compressstore",
+            options: crate::vectorize::patterns::OPTIONS,
+            entry: Entry::Pass(crate::vectorize::rle::create),
+        },
+        PassInfo {
+            name: "lego-vectorize-scatter-add",
+            description: "Vectorize a histogram/scatter-add (hist[bin[i]] += delta) with gather + scatter and a per-strip conflict test (in no pipeline)",
+            options: crate::vectorize::patterns::OPTIONS,
+            entry: Entry::Pass(crate::vectorize::scatter_add::create),
+        },
+        PassInfo {
             name: "lego-vectorize-filtered-reduce",
             description: "Vectorize a predicated reduction (if cond[i] <pred> t: acc = acc op A[i], op add/mul/max/min) with a select of the identity",
             options: crate::vectorize::patterns::OPTIONS,
             entry: Entry::Pass(crate::vectorize::patterns::create_filtered_reduce),
         },
         PassInfo {
+            name: "convert-lego-to-linalg",
+            description: "Raise trivially affine scf.for loops (identity-indexed, trip count a constant multiple of 64) to linalg.generic; vectorize=true tiles by 64 and vectorizes them with upstream linalg vectorization",
+            options: crate::to_linalg::OPTIONS,
+            entry: Entry::Pass(crate::to_linalg::create),
+        },
+        PassInfo {
             name: "lego-to-x86-vector",
-            description: "lego-lower, lego-vectorize (AVX-512 or AVX2), then the upstream CPU path to the LLVM dialect",
+            description: "lego-lower, convert-lego-to-linalg{vectorize=true}, the pattern passes, lego-vectorize (AVX-512 or AVX2), then the upstream CPU path to the LLVM dialect",
             options: X86_OPTIONS,
             entry: Entry::Pipeline(lego_to_x86_vector),
         },
@@ -94,19 +125,22 @@ fn host_has_avx512() -> bool {
 }
 
 /// The vector phase and the lowering to LLVM, shared by the three pipelines.
-fn cpu_vector(pipeline: &str, target: &str, reassoc: bool, alignment: bool, patterns: bool) -> String {
-    // The published x86 pipeline runs the pattern passes before lego-vectorize (its NEON/SVE ones do not).
+fn cpu_vector(pipeline: &str, target: &str, reassoc: bool, alignment: bool, patterns: bool, linalg: bool) -> String {
+    // The published x86 pipeline runs the pattern passes before lego-vectorize, in this order (its NEON/SVE
+    // ones do not; scatter-add is in none).
     let patterns = if patterns {
-        format!(
-            "func.func(lego-vectorize-compact{{target={target}}}), canonicalize, cse, \
-             func.func(lego-vectorize-filtered-reduce{{target={target}}}), canonicalize, cse, "
-        )
+        ["compact", "argmin", "scan", "filtered-reduce", "rle"]
+            .iter()
+            .map(|name| format!("func.func(lego-vectorize-{name}{{target={target}}}), canonicalize, cse, "))
+            .collect()
     } else {
         String::new()
     };
+    // Affine loops to linalg and upstream's vectorizer first (x86 only, as published); the rest stays scf.for.
+    let linalg = if linalg { "func.func(convert-lego-to-linalg{vectorize=true}), canonicalize, cse, " } else { "" };
     format!(
         "lego-reject-gpu-code{{pipeline={pipeline}}}, lego-lower, lego-materialize-assume-bounds{{cleanup=true}}, \
-         canonicalize, cse, {patterns}func.func(lego-vectorize{{target={target}}}), canonicalize, cse, \
+         canonicalize, cse, {linalg}{patterns}func.func(lego-vectorize{{target={target}}}), canonicalize, cse, \
          convert-vector-to-scf, lower-affine, convert-scf-to-cf, canonicalize, cse, \
          convert-vector-to-llvm{{reassociate-fp-reductions={reassoc} use-vector-alignment={alignment}}}, \
          convert-math-to-llvm, expand-strided-metadata, lower-affine, \
@@ -131,14 +165,14 @@ fn lego_to_x86_vector(options: &Options) -> Result<String, RegistryError> {
     if options.string("cpu").is_empty() {
         return Err(options.bad_value("cpu", "", "a CPU name"));
     }
-    options.bool("use-linalg-vectorize")?;
-    Ok(cpu_vector(options.pass_name(), isa, options.bool("reassoc-fp")?, options.bool("use-vec-alignment")?, true))
+    let linalg = options.bool("use-linalg-vectorize")?;
+    Ok(cpu_vector(options.pass_name(), isa, options.bool("reassoc-fp")?, options.bool("use-vec-alignment")?, true, linalg))
 }
 
 fn lego_to_arm_neon(options: &Options) -> Result<String, RegistryError> {
-    Ok(cpu_vector(options.pass_name(), "neon", true, false, false))
+    Ok(cpu_vector(options.pass_name(), "neon", true, false, false, false))
 }
 
 fn lego_to_arm_sve(options: &Options) -> Result<String, RegistryError> {
-    Ok(cpu_vector(options.pass_name(), "sve", true, false, false))
+    Ok(cpu_vector(options.pass_name(), "sve", true, false, false, false))
 }

@@ -25,6 +25,7 @@ pub mod targets;
 pub mod verify;
 pub mod vectorize;
 pub mod cpu_pipelines;
+pub mod to_linalg;
 pub use verify::{
     analyze_memory, bounds_checks, genp_obligation, smt_encode, verify_bank_conflicts, verify_bijectivity, verify_checks, verify_coalescing, verify_common,
 };

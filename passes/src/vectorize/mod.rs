@@ -5,13 +5,18 @@
 //! - [`analysis`]: body legality, access kinds (unit, stride, broadcast, gather), reductions, dependence
 //!   distances, lanes — or why the loop stays scalar;
 //! - [`rewrite`]: the vector loop and the remainder;
-//! - [`build`]: raw C API op construction.
+//! - [`build`]: raw C API op construction;
+//! - [`patterns`], [`argmin`], [`scan`], [`rle`], [`scatter_add`]: the specialised pattern passes.
 
 pub mod affine;
 pub mod analysis;
+pub mod argmin;
 pub mod build;
 pub mod patterns;
 pub mod rewrite;
+pub mod rle;
+pub mod scan;
+pub mod scatter_add;
 
 use crate::external::{LegoPass, PassFailure, PassId};
 use crate::registry::{OptionSpec, Options, RegistryError};

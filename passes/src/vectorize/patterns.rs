@@ -1,6 +1,8 @@
-//! The specialised pattern passes of the CPU vector family (docs/passes/lego-vectorize-compact.md,
-//! docs/passes/lego-vectorize-filtered-reduce.md): loops whose shape `lego-vectorize` cannot widen (an
-//! `scf.if` yielding a value) matched one by one and rewritten with the vector ops that fit them.
+//! The specialised pattern passes of the CPU vector family: loops whose shape `lego-vectorize` cannot widen (an
+//! `scf.if` yielding a value, a carried scan) matched one by one and rewritten with the vector ops that fit
+//! them. This file holds `lego-vectorize-compact` and `lego-vectorize-filtered-reduce`
+//! (docs/passes/lego-vectorize-compact.md, docs/passes/lego-vectorize-filtered-reduce.md) and the helpers the
+//! others (argmin.rs, scan.rs, rle.rs, scatter_add.rs) share.
 //!
 //! Shared shape of every rewrite (as in `lego-vectorize`): a vector loop `lb → strip` of step L inserted before
 //! the original loop, which stays as the scalar remainder `strip → ub` with its init replaced by the vector
@@ -23,7 +25,7 @@ pub const OPTIONS: &[OptionSpec] =
 
 /// The published lane policy of the pattern passes: one 512/256/128-bit register of 4-byte elements, else
 /// half that (8-byte elements; 1- and 2-byte elements also get the "else" value, as published).
-fn lanes(target: &str, element: MlirType) -> u32 {
+pub(super) fn lanes(target: &str, element: MlirType) -> u32 {
     let four = super::analysis::scalar_bytes(element) == Some(4);
     match target {
         "avx512" => if four { 16 } else { 8 },
@@ -32,7 +34,7 @@ fn lanes(target: &str, element: MlirType) -> u32 {
     }
 }
 
-fn check_target(options: &Options) -> Result<String, RegistryError> {
+pub(super) fn check_target(options: &Options) -> Result<String, RegistryError> {
     let name = options.string("target");
     if super::analysis::target(name).is_none() {
         return Err(options.bad_value("target", name, "one of avx512, avx2, neon, sve"));
@@ -160,7 +162,7 @@ fn loop_parts(op: MlirOperation) -> Option<Loop> {
 }
 
 /// `memref.load %m[%iv]` of a rank-1 memref: the memref.
-fn load_on(value: MlirValue, iv: MlirValue) -> Option<MlirValue> {
+pub(super) fn load_on(value: MlirValue, iv: MlirValue) -> Option<MlirValue> {
     let op = ir::defining_op(value)?;
     if ir::op_name(op) != "memref.load" || ir::operand_count(op) != 2 || ir::key(ir::operand(op, 1)?) != ir::key(iv) {
         return None;
@@ -168,7 +170,7 @@ fn load_on(value: MlirValue, iv: MlirValue) -> Option<MlirValue> {
     ir::operand(op, 0)
 }
 
-fn defined_outside(value: MlirValue, for_op: MlirOperation) -> bool {
+pub(super) fn defined_outside(value: MlirValue, for_op: MlirOperation) -> bool {
     let block = match ir::defining_op(value) {
         Some(op) => ir::op_block(op),
         None => ir::block_argument(value).map(|(block, _)| block),
@@ -279,9 +281,14 @@ fn match_shape(op: MlirOperation) -> Option<Shape> {
     Some(Shape::FilteredReduce(ReduceMatch { guard, data_memref, combine }))
 }
 
-/// The strip bound and the vector loop (empty body with `iv` and one iter_arg of `carried_type`), inserted
-/// before `for_op`; returns (loop, body block, strip bound).
-fn vector_loop(pre: &mut Builder, for_op: MlirOperation, lanes: u32, init: MlirValue) -> Option<(MlirOperation, MlirBlock, MlirValue)> {
+/// The strip bound and the vector loop (empty body with `iv` and one iter_arg per init), inserted before
+/// `for_op`; returns (loop, body block, strip bound).
+pub(super) fn vector_loop(
+    pre: &mut Builder,
+    for_op: MlirOperation,
+    lanes: u32,
+    inits: &[MlirValue],
+) -> Option<(MlirOperation, MlirBlock, MlirValue)> {
     let (lower, upper) = (ir::operand(for_op, 0)?, ir::operand(for_op, 1)?);
     let index = pre.index_type();
     let step = pre.index_constant(lanes as i64);
@@ -292,36 +299,61 @@ fn vector_loop(pre: &mut Builder, for_op: MlirOperation, lanes: u32, init: MlirV
     let chunks = pre.binary("arith.divui", extent, step);
     let covered = pre.binary("arith.muli", chunks, step);
     let strip = pre.binary("arith.addi", lower, covered);
-    let carried_type = ir::value_type(init);
-    let types = [index, carried_type];
-    let locations = [pre.location; 2];
+    let carried: Vec<MlirType> = inits.iter().map(|init| ir::value_type(*init)).collect();
+    let mut types = vec![index];
+    types.extend(carried.iter().copied());
+    let locations = vec![pre.location; types.len()];
     // SAFETY: new region and block, handed to the new op.
     let (region, block) = unsafe {
         let region = mlirRegionCreate();
-        let block = mlirBlockCreate(2, types.as_ptr(), locations.as_ptr());
+        let block = mlirBlockCreate(types.len() as isize, types.as_ptr(), locations.as_ptr());
         mlirRegionAppendOwnedBlock(region, block);
         (region, block)
     };
-    let new_loop = pre.op("scf.for", &[lower, strip, step, init], &[carried_type], &[], &[region]);
+    let mut operands = vec![lower, strip, step];
+    operands.extend(inits.iter().copied());
+    let new_loop = pre.op("scf.for", &operands, &carried, &[], &[region]);
     Some((new_loop, block, strip))
 }
 
-/// The remainder continues from `result` at `strip`; both loops are marked.
-fn finish(for_op: MlirOperation, new_loop: MlirOperation, strip: MlirValue, init: MlirValue, pre: &Builder, marker: &str) {
-    let unit = pre.attribute("unit");
-    // SAFETY: operands 0 (lower bound) and 3 (the iter_arg's init) exist (checked by the matcher); values
-    // dominate the loop (made just before it).
+/// The unit attribute `marker` on `op`.
+pub(super) fn mark(op: MlirOperation, marker: &str, builder: &Builder) {
+    let unit = builder.attribute("unit");
+    // SAFETY: live op and attribute; the name is copied.
     unsafe {
-        mlirOperationSetOperand(for_op, 0, strip);
-        mlirOperationSetOperand(for_op, 3, init);
-        for op in [for_op, new_loop] {
-            mlirOperationSetAttributeByName(op, mlir_sys::MlirStringRef { data: marker.as_ptr() as *const _, length: marker.len() }, unit);
-        }
+        mlirOperationSetAttributeByName(op, mlir_sys::MlirStringRef { data: marker.as_ptr() as *const _, length: marker.len() }, unit);
     }
 }
 
+/// The remainder continues from `inits` at `strip`; both loops are marked.
+pub(super) fn finish(for_op: MlirOperation, new_loop: MlirOperation, strip: MlirValue, inits: &[MlirValue], pre: &Builder, marker: &str) {
+    // SAFETY: operand 0 is the lower bound and 3.. the iter_args' inits (the matchers checked their number);
+    // the values dominate the loop (made just before it).
+    unsafe {
+        mlirOperationSetOperand(for_op, 0, strip);
+        for (position, init) in inits.iter().enumerate() {
+            mlirOperationSetOperand(for_op, 3 + position as isize, *init);
+        }
+    }
+    mark(for_op, marker, pre);
+    mark(new_loop, marker, pre);
+}
+
+/// The number of set lanes of an i1 `mask` of `lanes` lanes, as an index: the mask's bits as one iL integer,
+/// `math.ctpop`, `arith.index_cast`.
+pub(super) fn popcount(body: &mut Builder, mask: MlirValue, lanes: u32) -> MlirValue {
+    // SAFETY: live context.
+    let bits_type = unsafe { mlir_sys::mlirIntegerTypeGet(body.context, lanes) };
+    let bits = body.value("vector.bitcast", &[mask], vector_type(bits_type, 1, false), &[]);
+    let position = body.attribute("array<i64: 0>");
+    let word = body.value("vector.extract", &[bits], bits_type, &[("static_position", position)]);
+    let count = body.value("math.ctpop", &[word], bits_type, &[]);
+    let index = body.index_type();
+    body.value("arith.index_cast", &[count], index, &[])
+}
+
 /// `vector.transfer_read %memref[%index], %padding {in_bounds = [true]}`.
-fn transfer_read(builder: &mut Builder, memref: MlirValue, index: MlirValue, r#type: MlirType, element: MlirType) -> MlirValue {
+pub(super) fn transfer_read(builder: &mut Builder, memref: MlirValue, index: MlirValue, r#type: MlirType, element: MlirType) -> MlirValue {
     let padding_attr = if unsafe { mlirTypeIsAFloat(element) } {
         builder.float_attribute(element, 0.0)
     } else {
@@ -339,7 +371,7 @@ fn transfer_read(builder: &mut Builder, memref: MlirValue, index: MlirValue, r#t
     )
 }
 
-fn element_of(memref: MlirValue) -> MlirType {
+pub(super) fn element_of(memref: MlirValue) -> MlirType {
     // SAFETY: the matcher saw loads of it: a memref.
     unsafe { mlir_sys::mlirShapedTypeGetElementType(ir::value_type(memref)) }
 }
@@ -360,26 +392,18 @@ fn rewrite_compact(for_op: MlirOperation, m: &CompactMatch, target: &str, marker
     let mut pre = Builder::before(for_op);
     let cond_element = element_of(m.guard.cond_memref);
     let threshold = pre.value("vector.broadcast", &[m.guard.threshold], vector_type(cond_element, lanes, false), &[]);
-    let Some((new_loop, block, strip)) = vector_loop(&mut pre, for_op, lanes, init) else { return };
+    let Some((new_loop, block, strip)) = vector_loop(&mut pre, for_op, lanes, &[init]) else { return };
     let mut body = Builder { context: pre.context, location: pre.location, place: Place::End(block), created: Vec::new() };
     // SAFETY: the block has (iv, k).
     let (iv, k) = unsafe { (mlirBlockGetArgument(block, 0), mlirBlockGetArgument(block, 1)) };
     let values = transfer_read(&mut body, m.data_memref, iv, vector_type(element, lanes, false), element);
     let mask = mask(&mut body, &m.guard, iv, lanes, threshold);
     body.op("vector.compressstore", &[m.out_memref, k, mask, values], &[], &[], &[]);
-    // popcount(mask): the mask's bits as one iL integer.
-    // SAFETY: live context.
-    let bits_type = unsafe { mlir_sys::mlirIntegerTypeGet(body.context, lanes) };
-    let bits = body.value("vector.bitcast", &[mask], vector_type(bits_type, 1, false), &[]);
-    let position = body.attribute("array<i64: 0>");
-    let word = body.value("vector.extract", &[bits], bits_type, &[("static_position", position)]);
-    let count = body.value("math.ctpop", &[word], bits_type, &[]);
-    let index = body.index_type();
-    let count = body.value("arith.index_cast", &[count], index, &[]);
+    let count = popcount(&mut body, mask, lanes);
     let next = body.binary("arith.addi", k, count);
     body.op("scf.yield", &[next], &[], &[], &[]);
     let Some(result) = ir::result(new_loop, 0) else { return };
-    finish(for_op, new_loop, strip, result, &pre, marker);
+    finish(for_op, new_loop, strip, &[result], &pre, marker);
     let _ = (m.guard.if_op, m.guard.then_block);
 }
 
@@ -402,7 +426,7 @@ fn rewrite_filtered_reduce(for_op: MlirOperation, m: &ReduceMatch, target: &str,
     let identity = pre.value("vector.broadcast", &[identity], vector, &[]);
     let cond_element = element_of(m.guard.cond_memref);
     let threshold = pre.value("vector.broadcast", &[m.guard.threshold], vector_type(cond_element, lanes, false), &[]);
-    let Some((new_loop, block, strip)) = vector_loop(&mut pre, for_op, lanes, identity) else { return };
+    let Some((new_loop, block, strip)) = vector_loop(&mut pre, for_op, lanes, &[identity]) else { return };
     let mut body = Builder { context: pre.context, location: pre.location, place: Place::End(block), created: Vec::new() };
     // SAFETY: the block has (iv, acc).
     let (iv, acc) = unsafe { (mlirBlockGetArgument(block, 0), mlirBlockGetArgument(block, 1)) };
@@ -419,5 +443,66 @@ fn rewrite_filtered_reduce(for_op: MlirOperation, m: &ReduceMatch, target: &str,
     // The lanes reduced once and combined with the original init (vector.reduction's accumulator operand).
     let reduced = pre.value("vector.reduction", &[result, init], element, &[("kind", kind_attr)]);
     // The reduction must come after the vector loop: `pre` inserts before the original loop, which follows it.
-    finish(for_op, new_loop, strip, reduced, &pre, marker);
+    finish(for_op, new_loop, strip, &[reduced], &pre, marker);
+}
+
+/// `vector.transfer_write %value, %memref[%index] {in_bounds = [true]}`.
+pub(super) fn transfer_write(builder: &mut Builder, value: MlirValue, memref: MlirValue, index: MlirValue) {
+    let map = builder.attribute("affine_map<(d0) -> (d0)>");
+    let in_bounds = builder.attribute("[true]");
+    let segments = builder.attribute("array<i32: 1, 1, 1, 0>");
+    builder.op(
+        "vector.transfer_write",
+        &[value, memref, index],
+        &[],
+        &[("permutation_map", map), ("in_bounds", in_bounds), ("operandSegmentSizes", segments)],
+        &[],
+    );
+}
+
+/// The parts of an `scf.for` every pattern needs: step the constant 1 and `iter_args` carried values.
+pub(super) struct Header {
+    pub iv: MlirValue,
+    pub carried: Vec<MlirValue>,
+    /// The body's ops, the terminator last.
+    pub ops: Vec<MlirOperation>,
+}
+
+pub(super) fn header(op: MlirOperation, iter_args: usize) -> Option<Header> {
+    if ir::operand_count(op) != 3 + iter_args
+        || ir::result_count(op) != iter_args
+        || ir::constant_value(ir::operand(op, 2)?) != Some(1)
+    {
+        return None;
+    }
+    let body = *ir::region_blocks(op).first()?.first()?;
+    // SAFETY: an scf.for body has the IV and one argument per iter_arg (counted above).
+    let iv = unsafe { mlirBlockGetArgument(body, 0) };
+    let carried = (0..iter_args).map(|position| unsafe { mlirBlockGetArgument(body, 1 + position as isize) }).collect();
+    let ops: Vec<MlirOperation> = ir::block_ops(body).collect();
+    if ops.is_empty() {
+        return None;
+    }
+    Some(Header { iv, carried, ops })
+}
+
+/// The `scf.for` ops under `root` that do not carry `marker`, in walk order.
+pub(super) fn candidates(root: MlirOperation, marker: &str) -> Vec<MlirOperation> {
+    let mut loops = Vec::new();
+    ir::walk(root, &mut |op| {
+        if ir::op_name(op) == "scf.for" && ir::attribute(op, marker).is_none() {
+            loops.push(op);
+        }
+    });
+    loops
+}
+
+/// Whether `value` is `memref.load %memref[%iv]` (the value itself, or a second load of the same element).
+pub(super) fn is_load_of(value: MlirValue, memref: MlirValue, iv: MlirValue) -> bool {
+    load_on(value, iv).is_some_and(|m| ir::key(m) == ir::key(memref))
+}
+
+/// The operands of the terminator of `block`.
+pub(super) fn yielded(block: MlirBlock) -> Vec<MlirValue> {
+    ir::block_ops(block).last().map(ir::operands).unwrap_or_default()
 }

@@ -32,12 +32,14 @@ VARIANTS = [
     "--lego-materialize-assume-bounds=cleanup=true consume-facts=true",
     "--lego-materialize-assume-bounds=cleanup=true only-layout-contract=true",
     "--lego-arith-simplification=assume-no-wrap=false",
+    "--convert-lego-to-linalg=vectorize=true",
 ]
 
 
 def lego_passes(lego_opt):
     listed = subprocess.run([lego_opt, "--list-passes"], capture_output=True, text=True, check=True).stdout
-    names = sorted(set(re.findall(r"^\s*--(lego-[a-z0-9-]+)", listed, re.MULTILINE)))
+    # convert-lego-to-linalg is ours too, under its published name.
+    names = sorted(set(re.findall(r"^\s*--((?:convert-)?lego-[a-z0-9-]+)", listed, re.MULTILINE)))
     return [f"--{name}" for name in names if name not in TARGET_PIPELINES] + VARIANTS
 
 

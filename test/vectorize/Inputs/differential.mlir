@@ -317,3 +317,207 @@ func.func @filtered_max(%a: memref<?xf32>, %c: memref<?xf32>, %out: memref<?xf32
   memref.store %r, %out[%c0] : memref<?xf32>
   return
 }
+
+// Argmin (lego-vectorize-argmin), the published shape (the then-block loads a[i] again): the first index of the
+// minimum of a[i] (few distinct values: many ties) against an init of 3.0 at index n, which a[i] = 3.0 must not
+// replace (strict olt). Value to out[0], index to idx[0].
+func.func @argmin_f32(%a: memref<?xf32>, %out: memref<?xf32>, %idx: memref<?xi32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = arith.constant 3.0 : f32
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%v = %init, %x = %n) -> (f32, index) {
+    %e = memref.load %a[%i] : memref<?xf32>
+    %p = arith.cmpf olt, %e, %v : f32
+    %nx = arith.select %p, %i, %x : index
+    %nv = scf.if %p -> f32 {
+      %e2 = memref.load %a[%i] : memref<?xf32>
+      scf.yield %e2 : f32
+    } else {
+      scf.yield %v : f32
+    }
+    scf.yield %nv, %nx : f32, index
+  }
+  memref.store %r#0, %out[%c0] : memref<?xf32>
+  %ri = arith.index_cast %r#1 : index to i32
+  memref.store %ri, %idx[%c0] : memref<?xi32>
+  return
+}
+
+// Argmax in the select shape, f64 (half the lanes), init −2.0 at index 7.
+func.func @argmax_f64(%a: memref<?xf64>, %out: memref<?xf64>, %idx: memref<?xi32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c7 = arith.constant 7 : index
+  %init = arith.constant -2.0 : f64
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%v = %init, %x = %c7) -> (f64, index) {
+    %e = memref.load %a[%i] : memref<?xf64>
+    %p = arith.cmpf ogt, %e, %v : f64
+    %nx = arith.select %p, %i, %x : index
+    %nv = arith.select %p, %e, %v : f64
+    scf.yield %nv, %nx : f64, index
+  }
+  memref.store %r#0, %out[%c0] : memref<?xf64>
+  %ri = arith.index_cast %r#1 : index to i32
+  memref.store %ri, %idx[%c0] : memref<?xi32>
+  return
+}
+
+// Inclusive prefix sum (lego-vectorize-scan) from 0.5: b[i] = 0.5 + a[0] + … + a[i]; the total to out[0].
+func.func @scan_f32(%a: memref<?xf32>, %b: memref<?xf32>, %out: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = arith.constant 0.5 : f32
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init) -> f32 {
+    %e = memref.load %a[%i] : memref<?xf32>
+    %s = arith.addf %acc, %e : f32
+    memref.store %s, %b[%i] : memref<?xf32>
+    scf.yield %s : f32
+  }
+  memref.store %r, %out[%c0] : memref<?xf32>
+  return
+}
+
+// An in-place prefix sum over f64 (the store overwrites the element just read).
+func.func @scan_inplace_f64(%a: memref<?xf64>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = arith.constant -1.0 : f64
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init) -> f64 {
+    %e = memref.load %a[%i] : memref<?xf64>
+    %s = arith.addf %e, %acc : f64
+    memref.store %s, %a[%i] : memref<?xf64>
+    scf.yield %s : f64
+  }
+  return
+}
+
+// Run-length compaction (lego-vectorize-rle) of a[i] with runs (3 distinct values): out[k++] = a[i] where
+// a[i] != prev, prev from 1.0; the count to cnt[0] and the last prev to last[0].
+func.func @rle_f32(%a: memref<?xf32>, %out: memref<?xf32>, %cnt: memref<?xi32>, %last: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %p0 = arith.constant 1.0 : f32
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%k = %c0, %prev = %p0) -> (index, f32) {
+    %e = memref.load %a[%i] : memref<?xf32>
+    %p = arith.cmpf une, %e, %prev : f32
+    %nk:2 = scf.if %p -> (index, f32) {
+      memref.store %e, %out[%k] : memref<?xf32>
+      %k1 = arith.addi %k, %c1 : index
+      scf.yield %k1, %e : index, f32
+    } else {
+      scf.yield %k, %prev : index, f32
+    }
+    scf.yield %nk#0, %nk#1 : index, f32
+  }
+  %ri = arith.index_cast %r#0 : index to i32
+  memref.store %ri, %cnt[%c0] : memref<?xi32>
+  memref.store %r#1, %last[%c0] : memref<?xf32>
+  return
+}
+
+// A histogram with 3 bins (lego-vectorize-scatter-add, added to every vector build by the driver): nearly
+// every strip has a repeated bin and takes the scalar path; hist[bin[i]] += w[i].
+func.func @hist_conflict(%bin: memref<?xi32>, %h: memref<?xf32>, %w: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %b = memref.load %bin[%i] : memref<?xi32>
+    %j = arith.index_cast %b : i32 to index
+    %o = memref.load %h[%j] : memref<?xf32>
+    %d = memref.load %w[%i] : memref<?xf32>
+    %s = arith.addf %o, %d : f32
+    memref.store %s, %h[%j] : memref<?xf32>
+  }
+  return
+}
+
+// A histogram with 4096 bins and a constant delta (delta + hist operand order): most strips scatter.
+func.func @hist_wide(%bin: memref<?xi32>, %h: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %d = arith.constant 0.25 : f32
+  scf.for %i = %c0 to %n step %c1 {
+    %b = memref.load %bin[%i] : memref<?xi32>
+    %j = arith.index_cast %b : i32 to index
+    %o = memref.load %h[%j] : memref<?xf32>
+    %s = arith.addf %d, %o : f32
+    memref.store %s, %h[%j] : memref<?xf32>
+  }
+  return
+}
+
+// convert-lego-to-linalg{vectorize=true} in lego-to-x86-vector: a static trip count of 128 (two tiles of 64),
+// y = 1.5·x + y over buffers of exactly 128.
+func.func @linalg_saxpy128(%x: memref<?xf32>, %y: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  %a = arith.constant 1.5 : f32
+  scf.for %i = %c0 to %c128 step %c1 {
+    %xv = memref.load %x[%i] : memref<?xf32>
+    %yv = memref.load %y[%i] : memref<?xf32>
+    %m = arith.mulf %a, %xv : f32
+    %s = arith.addf %m, %yv : f32
+    memref.store %s, %y[%i] : memref<?xf32>
+  }
+  return
+}
+
+// The raised loop covers [0, 192) of buffers of 200 f64: the last 8 elements of b must stay as they were.
+func.func @linalg_window(%a: memref<?xf64>, %b: memref<?xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c192 = arith.constant 192 : index
+  %one = arith.constant 1.0 : f64
+  scf.for %i = %c0 to %c192 step %c1 {
+    %v = memref.load %a[%i] : memref<?xf64>
+    %sq = arith.mulf %v, %v : f64
+    %r = arith.subf %sq, %one : f64
+    memref.store %r, %b[%i] : memref<?xf64>
+  }
+  return
+}
+
+// Argmin over zeros of both signs (t[i] = a[i] · −0, written by a first loop): the first zero wins with its
+// sign, also when a −0 sits in another lane (the published minimumf-based combination returned −0 there).
+func.func @argmin_signed_zero(%a: memref<?xf32>, %t: memref<?xf32>, %out: memref<?xf32>, %idx: memref<?xi32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %mz = arith.constant -0.0 : f32
+  scf.for %i = %c0 to %n step %c1 {
+    %e = memref.load %a[%i] : memref<?xf32>
+    %z = arith.mulf %e, %mz : f32
+    memref.store %z, %t[%i] : memref<?xf32>
+  }
+  %init = arith.constant 1.0 : f32
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%v = %init, %x = %n) -> (f32, index) {
+    %e = memref.load %t[%i] : memref<?xf32>
+    %p = arith.cmpf olt, %e, %v : f32
+    %nx = arith.select %p, %i, %x : index
+    %nv = arith.select %p, %e, %v : f32
+    scf.yield %nv, %nx : f32, index
+  }
+  memref.store %r#0, %out[%c0] : memref<?xf32>
+  %ri = arith.index_cast %r#1 : index to i32
+  memref.store %ri, %idx[%c0] : memref<?xi32>
+  return
+}
+
+// Argmax from a NaN init: nothing compares greater, so the scalar loop returns the init and its index 3.
+func.func @argmax_nan_init(%a: memref<?xf32>, %out: memref<?xf32>, %idx: memref<?xi32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %init = arith.constant 0x7FC00000 : f32
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%v = %init, %x = %c3) -> (f32, index) {
+    %e = memref.load %a[%i] : memref<?xf32>
+    %p = arith.cmpf ogt, %e, %v : f32
+    %nx = arith.select %p, %i, %x : index
+    %nv = arith.select %p, %e, %v : f32
+    scf.yield %nv, %nx : f32, index
+  }
+  memref.store %r#0, %out[%c0] : memref<?xf32>
+  %ri = arith.index_cast %r#1 : index to i32
+  memref.store %ri, %idx[%c0] : memref<?xi32>
+  return
+}

@@ -9,6 +9,8 @@ prints every buffer in hex. Each buffer ends at a PROT_NONE guard page, so a vec
 buffer faults instead of passing unnoticed. The vector build's output must equal the scalar build's byte for byte.
 
   x86-64:  lego-to-x86-vector{isa=avx512} (llc -mcpu=skylake-avx512) and {isa=avx2} (llc -mcpu=haswell), run here;
+  pattern passes: lego-vectorize-scatter-add before every vector pipeline, and every pattern pass before the
+           aarch64 ones (PATTERN_PASSES); each pattern kernel must show its rewrite in the LLVM IR (FIRES);
   aarch64: lego-to-arm-neon (llc +neon) and lego-to-arm-sve (llc +sve), linked statically with
            aarch64-linux-gnu-gcc and run under qemu-aarch64 -cpu max; SVE twice, with 16- and 64-byte vectors
            (the driver prints the vector length the kernel ran with, and it is checked).
@@ -44,9 +46,40 @@ KERNELS = {
     "compact": ([("buf", "f32", lambda n: n), ("buf", "f32", lambda n: n), ("buf", "f32", lambda n: n), ("buf", "i32", lambda n: 1), ("n",)], TRIPS),
     "filtered_max": ([("buf", "f32", lambda n: n), ("buf", "f32", lambda n: n), ("buf", "f32", lambda n: 1), ("f32", -1.5), ("n",)], TRIPS),
     "tiled_layout": ([("buf", "f32", lambda t: 8 * t), ("buf", "f32", lambda t: 8 * t), ("n",)], [0, 1, 3, 13]),
+    # Floats with a value range: the integers in [-range/2, range/2) (ties, runs).
+    "argmin_f32": ([("buf", "f32", lambda n: n, lambda n: 9), ("buf", "f32", lambda n: 1), ("buf", "i32", lambda n: 1), ("n",)], TRIPS),
+    "argmax_f64": ([("buf", "f64", lambda n: n, lambda n: 7), ("buf", "f64", lambda n: 1), ("buf", "i32", lambda n: 1), ("n",)], TRIPS),
+    "argmin_signed_zero": ([("buf", "f32", lambda n: n), ("buf", "f32", lambda n: n), ("buf", "f32", lambda n: 1), ("buf", "i32", lambda n: 1), ("n",)], TRIPS),
+    "argmax_nan_init": ([("buf", "f32", lambda n: n), ("buf", "f32", lambda n: 1), ("buf", "i32", lambda n: 1), ("n",)], TRIPS),
+    "scan_f32": ([("buf", "f32", lambda n: n), ("buf", "f32", lambda n: n), ("buf", "f32", lambda n: 1), ("n",)], TRIPS),
+    "scan_inplace_f64": ([("buf", "f64", lambda n: n), ("n",)], TRIPS),
+    "rle_f32": ([("buf", "f32", lambda n: n, lambda n: 3), ("buf", "f32", lambda n: n), ("buf", "i32", lambda n: 1), ("buf", "f32", lambda n: 1), ("n",)], TRIPS),
+    "hist_conflict": ([("buf", "i32", lambda n: n, lambda n: 3), ("buf", "f32", lambda n: 3), ("buf", "f32", lambda n: n), ("n",)], TRIPS),
+    "hist_wide": ([("buf", "i32", lambda n: n, lambda n: 4096), ("buf", "f32", lambda n: 4096), ("n",)], TRIPS),
+    # Static trip counts (the loops ignore n).
+    "linalg_saxpy128": ([("buf", "f32", lambda n: 128), ("buf", "f32", lambda n: 128)], [128]),
+    "linalg_window": ([("buf", "f64", lambda n: 200), ("buf", "f64", lambda n: 200)], [192]),
 }
+# The pattern passes the published pipelines leave out, run before them on the module: scatter-add (in no
+# pipeline) for every build, and on aarch64 all of them (the published NEON/SVE pipelines have none), so each
+# is checked at 128-bit lane counts too. Before canonicalize, as here, they also see the shapes that
+# canonicalize would rewrite (rle_f32's if carrying prev).
+PATTERN_PASSES = ["compact", "argmin", "scan", "filtered-reduce", "rle", "scatter-add"]
+
+
+def patterns_before(target, names):
+    return "".join(f"func.func(lego-vectorize-{name}{{target={target}}}), " for name in names)
 VECTOR_TYPES = {"x86-avx512": "<16 x float>", "x86-avx2": "<8 x float>", "arm-neon": "<4 x float>",
                 "arm-sve": "<vscale x 4 x float>"}
+# A pattern kernel whose pass did not fire would agree trivially too: in every vector build, the LLVM IR of
+# these functions must hold the intrinsic or instruction their rewrite makes (the scalar loop has none).
+FIRES = {"compact": "llvm.masked.compressstore", "rle_f32": "llvm.masked.compressstore",
+         "filtered_max": "llvm.vector.reduce.fmaximum", "argmin_f32": "llvm.vector.reduce.umin",
+         "argmax_f64": "llvm.vector.reduce.umin", "argmin_signed_zero": "llvm.vector.reduce.umin",
+         "argmax_nan_init": "llvm.vector.reduce.umin", "scan_f32": "shufflevector", "scan_inplace_f64": "shufflevector",
+         "hist_conflict": "llvm.masked.scatter", "hist_wide": "llvm.masked.scatter"}
+# Likewise for convert-lego-to-linalg{vectorize=true}, in the x86 pipeline only: its 64-lane vectors.
+FIRES_X86 = {"linalg_saxpy128": "<64 x float>", "linalg_window": "<64 x double>"}
 C_TYPES = {"f32": "float", "f64": "double", "i32": "int32_t", "i8": "int8_t"}
 
 DRIVER_HEAD = r"""
@@ -64,7 +97,9 @@ static void fill_f32(float *p, long n) { for (long i = 0; i < n; i++) p[i] = (fl
 static void fill_f64(double *p, long n) { for (long i = 0; i < n; i++) p[i] = (double)((int)(next() % 128) - 64) / 8.0; }
 static void fill_i32(int32_t *p, long n) { for (long i = 0; i < n; i++) p[i] = (int32_t)(next() % 2001) - 1000; }
 static void fill_i8(int8_t *p, long n) { for (long i = 0; i < n; i++) p[i] = (int8_t)(next() & 0xff); }
-static void fill_range(int32_t *p, long n, long range) { for (long i = 0; i < n; i++) p[i] = (int32_t)(next() % range); }
+static void fill_range_i32(int32_t *p, long n, long range) { for (long i = 0; i < n; i++) p[i] = (int32_t)(next() % range); }
+static void fill_range_f32(float *p, long n, long range) { for (long i = 0; i < n; i++) p[i] = (float)((int)(next() % range) - range / 2); }
+static void fill_range_f64(double *p, long n, long range) { for (long i = 0; i < n; i++) p[i] = (double)((int)(next() % range) - range / 2); }
 
 /* `bytes` ending exactly at a PROT_NONE page. */
 static void *guarded(long bytes) {
@@ -106,7 +141,7 @@ def driver_source():
                     var = f"b{len(buffers)}"
                     body.append(f"  {t} *{var} = guarded({size} * (long)sizeof({t}));")
                     if len(arg) > 3:
-                        body.append(f"  fill_range({var}, {size}, {arg[3](n)});")
+                        body.append(f"  fill_range_{arg[1]}({var}, {size}, {arg[3](n)});")
                     else:
                         body.append(f"  fill_{arg[1]}({var}, {size});")
                     call += [var, var, "0", str(size), "1"]
@@ -152,11 +187,30 @@ def build(lego_opt, kernels, work, label, pipeline, llc_flags, cc):
     run(["mlir-translate", "--mlir-to-llvmir", mlir, "-o", ll])
     # A vector build that vectorized nothing would agree trivially: its IR must hold its f32 vector type.
     want = VECTOR_TYPES.get(label)
-    if want and want not in open(ll).read():
+    text = open(ll).read()
+    if want and want not in text:
         raise RuntimeError(f"{label}: no {want} in the LLVM IR of the vector build")
+    if want:
+        fires = dict(FIRES, **(FIRES_X86 if label.startswith("x86") else {}))
+        for kernel, needle in fires.items():
+            if needle not in function_text(text, kernel):
+                raise RuntimeError(f"{label}: no {needle} in the LLVM IR of @{kernel}: its pattern pass did not fire")
     run(["llc", "-O2", "-filetype=obj", *llc_flags, ll, "-o", obj])
     run([*cc, os.path.join(work, "driver.c"), obj, "-o", exe])
     return exe
+
+
+def function_text(llvm_ir, name):
+    """The body of `define … @name(` in textual LLVM IR (empty if absent)."""
+    lines, inside = [], False
+    for line in llvm_ir.splitlines():
+        if line.startswith("define ") and f"@{name}(" in line:
+            inside = True
+        if inside:
+            lines.append(line)
+            if line == "}":
+                break
+    return "\n".join(lines)
 
 
 def parse(output):
@@ -204,17 +258,18 @@ def main():
     runs = 0
     if not missing:
         for isa, cpu in (("avx512", "skylake-avx512"), ("avx2", "haswell")):
-            exe = build(lego_opt, kernels, work, f"x86-{isa}", f"lego-to-x86-vector{{isa={isa}}}", [f"-mcpu={cpu}"], host)
+            pipeline = patterns_before(isa, ["scatter-add"]) + f"lego-to-x86-vector{{isa={isa}}}"
+            exe = build(lego_opt, kernels, work, f"x86-{isa}", pipeline, [f"-mcpu={cpu}"], host)
             problems += compare(f"x86 {isa}", reference, parse(run([exe])))
             runs += 1
     triple = ["-mtriple=aarch64-linux-gnu"]
     scalar_arm = build(lego_opt, kernels, work, "arm-scalar", "lego-to-llvm", triple, arm)
     arm_reference = parse(run(qemu + ["max", scalar_arm]))
     problems += compare("aarch64 scalar vs x86 scalar", reference, arm_reference)
-    neon = build(lego_opt, kernels, work, "arm-neon", "lego-to-arm-neon", triple + ["-mattr=+neon"], arm)
+    neon = build(lego_opt, kernels, work, "arm-neon", patterns_before("neon", PATTERN_PASSES) + "lego-to-arm-neon", triple + ["-mattr=+neon"], arm)
     problems += compare("neon", arm_reference, parse(run(qemu + ["max", neon])))
     runs += 1
-    sve = build(lego_opt, kernels, work, "arm-sve", "lego-to-arm-sve", triple + ["-mattr=+sve"], arm)
+    sve = build(lego_opt, kernels, work, "arm-sve", patterns_before("sve", PATTERN_PASSES) + "lego-to-arm-sve", triple + ["-mattr=+sve"], arm)
     for vl in (16, 64):
         output = run(qemu + [f"max,sve-default-vector-length={vl}", sve, "--sve-vl"])
         if f"sve-vl {vl}\n" not in output:
