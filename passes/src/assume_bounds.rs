@@ -53,7 +53,7 @@ pub struct MaterializeAssumeBounds {
     pub only_layout_contract: bool,
     /// Our clamp form instead of the published `remui` form.
     pub clamp: bool,
-    /// With `cleanup`: erase every fact (what `lego-lower` ends with).
+    /// With `cleanup`: erase every fact (what `lego-lower` ends with) but the premises of a pending assert.
     pub consume_facts: bool,
     /// Leave the §0 clean-up to a later pass of the pipeline (see [`crate::pipelines::cleanup_deferred`]).
     pub defer_cleanup: bool,
@@ -409,11 +409,17 @@ fn erase_layout_contract(root: MlirOperation) {
 /// `consume-facts=true`: [`remove_materialized`], then [`cleanup`], from one walk of the module (the second
 /// walk would find the same ops in the same order, less the remainders erased; erasing them and redirecting
 /// their uses changes no other op's name or attributes). Returns whether a lego op may be left: one that is
-/// not a fact (which all go) was seen.
+/// not a consumed fact was seen.
+///
+/// The user's facts in a function (top-level op) that still holds a `lego.assert_*` are kept: they are the
+/// premises of that bounds obligation, which `lego-external-smt-verifier` proves after `lego-lower`. Erasing
+/// them would turn an access proved in bounds into a refutation whose counterexample breaks a stated fact.
+/// The layout-contract facts go all the same: they restate the obligations and are never premises.
 fn consume_facts(root: MlirOperation) -> bool {
     let mut remainders = Vec::new();
     let mut scaffolding = Vec::new();
     let mut assumptions = Vec::new();
+    let mut asserting = std::collections::HashSet::new();
     let mut other_lego_ops = false;
     ir::walk(root, &mut |op| {
         let name = ir::op_name(op);
@@ -423,14 +429,37 @@ fn consume_facts(root: MlirOperation) -> bool {
             assumptions.push(op);
         } else {
             other_lego_ops |= name.starts_with("lego.");
+            if matches!(name, "lego.assert_apply_bounds" | "lego.assert_inv_bounds") {
+                asserting.insert(ir::op_key(top_level_ancestor(op, root)));
+            }
             if ir::attribute(op, MARKER).is_some() {
                 scaffolding.push(op);
             }
         }
     });
+    if !asserting.is_empty() {
+        let before = assumptions.len();
+        assumptions.retain(|&op| {
+            ir::is_layout_contract_fact(op) || !asserting.contains(&ir::op_key(top_level_ancestor(op, root)))
+        });
+        other_lego_ops |= assumptions.len() < before;
+    }
     erase_remainders(remainders);
     erase_facts(scaffolding, assumptions);
     other_lego_ops
+}
+
+/// The ancestor of `op` directly inside `root` (`op` itself when it is one).
+fn top_level_ancestor(op: MlirOperation, root: MlirOperation) -> MlirOperation {
+    let root = ir::op_key(root);
+    let mut current = op;
+    while let Some(parent) = ir::parent_op(current) {
+        if ir::op_key(parent) == root {
+            break;
+        }
+        current = parent;
+    }
+    current
 }
 
 fn cleanup(root: MlirOperation) {

@@ -16,11 +16,16 @@ pub enum Severity {
     Remark,
 }
 
+/// The published error of the legacy consistency passes (with the period). It lives here rather than in
+/// `verify_bijectivity`, which reports it, because [`error_fails_the_run`] must recognise it and the
+/// diagnostics sit below every pass.
+pub const INCONSISTENT_GEN_P: &str = "Inconsistent GenP: apply and inv regions are not bijections.";
+
 /// Whether an error diagnostic with this message fails the run that reported it (lego-opt's exit status, the C
 /// API's `legoRunPipeline`). Every error does — some upstream passes report one and still succeed — except the
 /// published legacy consistency passes' verdict, which they print without failing (docs/reference/passes.md).
 pub fn error_fails_the_run(message: &str) -> bool {
-    message != crate::verify_bijectivity::INCONSISTENT_GEN_P
+    message != INCONSISTENT_GEN_P
 }
 
 #[cfg(not(lego_no_diagnostic_shim))]

@@ -32,11 +32,17 @@ pub use verify::{
 
 pub use registry::{build_pass_manager, Entry, OptionSpec, Options, PassInfo, Registry, RegistryError};
 
-/// Registers MLIR's upstream passes in the process-wide pass registry, so pipeline text can name them. Safe
-/// to call any number of times.
-pub fn register_upstream_passes() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(melior::utility::register_all_passes);
+pub use registry::register_upstream_passes;
+
+/// The crate root fills the registry, so that the registry module imports none of the passes it holds.
+impl Default for Registry {
+    fn default() -> Self {
+        let mut registry = Registry::with_entries(all_passes());
+        for hook in pipelines::upstream_hooks() {
+            registry.add_upstream_hook(hook);
+        }
+        registry
+    }
 }
 
 /// Every lego pass and pipeline, in the order `--list-passes` shows them.

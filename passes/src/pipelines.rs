@@ -2,7 +2,11 @@
 //!
 //! A pipeline expands to pipeline text, so it can mix lego and upstream passes and nest freely.
 
-use crate::registry::{Entry, OptionSpec, Options, PassInfo, RegistryError};
+use crate::{
+    pipeline_text::{self, PassElement},
+    registry::{Entry, OptionSpec, Options, PassInfo, RegistryError, UpstreamHook},
+};
+use melior::pass::OperationPassManager;
 
 /// SMT verification passes (docs/verification.md): bijectivity of gen_p's, lego.check properties, bounds,
 /// and the published legacy verification passes.
@@ -219,3 +223,65 @@ fn lego_lower(options: &Options) -> Result<String, RegistryError> {
          {canonicalize}, cse"
     ))
 }
+
+/// Upstream names that lego passes ride along: `canonicalize` also runs the lego patterns, since upstream's
+/// knows nothing of IRDL ops (docs/reference/passes.md, lego-canonicalize).
+pub fn upstream_hooks() -> Vec<UpstreamHook> {
+    vec![UpstreamHook { name: "canonicalize", add: canonicalize_with_lego_patterns }]
+}
+
+fn canonicalize_with_lego_patterns(
+    manager: OperationPassManager,
+    element: &PassElement,
+    enclosing: Option<&'static str>,
+) -> Result<Option<PassElement>, RegistryError> {
+    // Inside lego-lower, upstream canonicalize (the next pass) does the greedy driver's part of the clean-up.
+    // The lego patterns' own option is taken out before MLIR sees the element.
+    let in_lego_lower = enclosing == Some(LEGO_LOWER);
+    let (verify_gen_p, upstream) = split_canonicalize_options(element)?;
+    manager.add_pass(crate::canonicalize::create_followed_by_canonicalize(in_lego_lower, verify_gen_p));
+    // lego-lower's own canonicalize: upstream's, with region simplification only where it can change
+    // something (same output; csrc/canonicalize.cpp).
+    if in_lego_lower && upstream.options.is_none() {
+        if let Some(pass) = crate::lazy_canonicalizer::lazy_region_canonicalizer() {
+            manager.add_pass(pass);
+            return Ok(None);
+        }
+    }
+    Ok(Some(upstream))
+}
+
+/// `canonicalize{verify-gen-p=false max-iterations=3}` → (false, `canonicalize{max-iterations=3}`): the lego
+/// canonicalization's option (see [`crate::canonicalize::VERIFY_GEN_P`]) and the element MLIR gets. An element
+/// without it is handed over unchanged.
+fn split_canonicalize_options(element: &PassElement) -> Result<(bool, PassElement), RegistryError> {
+    let option = crate::canonicalize::VERIFY_GEN_P.name;
+    let Some(text) = element.options.as_deref() else { return Ok((true, element.clone())) };
+    let options = pipeline_text::parse_pass_options(text).map_err(RegistryError::Pipeline)?;
+    if !options.iter().any(|(key, _)| key == option) {
+        return Ok((true, element.clone()));
+    }
+    let mut verify = true;
+    let mut rest = Vec::new();
+    for (key, value) in options {
+        if key == option {
+            verify = match value.as_str() {
+                "true" | "1" | "" => true,
+                "false" | "0" => false,
+                other => {
+                    return Err(RegistryError::BadOptionValue {
+                        pass: element.name.clone(),
+                        option: key,
+                        value: other.to_string(),
+                        expected: "true or false".into(),
+                    })
+                }
+            };
+        } else {
+            rest.push(format!("{key}={value}"));
+        }
+    }
+    let options = (!rest.is_empty()).then(|| rest.join(" "));
+    Ok((verify, PassElement { name: element.name.clone(), options, offset: element.offset }))
+}
+

@@ -1,6 +1,10 @@
-//! The pass registry: every lego pass and pipeline by name, with its options. `lego-opt`, the pipelines in
-//! [`crate::pipelines`], the C API and embedders all build pass managers through [`build_pass_manager`], so a
-//! new pass is one [`PassInfo`] entry.
+//! The pass registry: every lego pass and pipeline by name, with its options. `lego-opt`, the pipelines, the
+//! C API and embedders all build pass managers through [`build_pass_manager`], so a new pass is one
+//! [`PassInfo`] entry.
+//!
+//! The registry imports no pass or pipeline: they depend on it (for [`PassInfo`], [`Options`]), and the crate
+//! root fills a [`Registry`] with their entries and hooks. Were it the other way round, every pass module would
+//! sit in one import cycle with it (issue 35; `tests/module_graph.rs` keeps it out).
 //!
 //! No MLIR C API registers a pass by name, so pipeline text is parsed here ([`crate::pipeline_text`]); lego
 //! names become our external passes, everything else is handed to MLIR one element at a time
@@ -127,22 +131,38 @@ pub enum RegistryError {
     Other(String),
 }
 
-/// All lego passes and pipelines.
+/// A lego pass that rides along an upstream pass name (`canonicalize` also runs the lego patterns). The
+/// registry looks the name up when it meets an element it does not hold, and hands MLIR whatever `add` returns.
+#[derive(Clone, Copy)]
+pub struct UpstreamHook {
+    pub name: &'static str,
+    /// Adds the lego part of `element` to the manager. `enclosing` is the lego pipeline being expanded, if
+    /// any. Returns the element MLIR still gets (its lego-only options taken out), or None when nothing is left.
+    pub add: fn(OperationPassManager, &PassElement, enclosing: Option<&'static str>) -> Result<Option<PassElement>, RegistryError>,
+}
+
+/// All lego passes and pipelines. `Registry::default()` (in the crate root) holds every one of this crate.
 #[derive(Clone)]
 pub struct Registry {
     entries: Vec<PassInfo>,
-}
-
-impl Default for Registry {
-    fn default() -> Self {
-        Registry { entries: crate::all_passes() }
-    }
+    hooks: Vec<UpstreamHook>,
 }
 
 impl Registry {
-    /// A registry holding exactly `entries` (embedders may extend the default one with their own).
+    /// A registry holding exactly `entries` and no upstream hooks (embedders may extend the default one
+    /// with their own instead).
     pub fn with_entries(entries: Vec<PassInfo>) -> Self {
-        Registry { entries }
+        Registry { entries, hooks: Vec::new() }
+    }
+
+    /// Adds (or replaces) the hook for an upstream name.
+    pub fn add_upstream_hook(&mut self, hook: UpstreamHook) {
+        self.hooks.retain(|existing| existing.name != hook.name);
+        self.hooks.push(hook);
+    }
+
+    pub fn upstream_hook(&self, name: &str) -> Option<&UpstreamHook> {
+        self.hooks.iter().find(|hook| hook.name == name)
     }
 
     pub fn add(&mut self, info: PassInfo) {
@@ -193,6 +213,13 @@ pub fn is_upstream_pass(name: &str) -> bool {
     upstream_passes().any(|(upstream, _)| upstream == name)
 }
 
+/// Registers MLIR's upstream passes in the process-wide pass registry, so pipeline text can name them. Safe
+/// to call any number of times.
+pub fn register_upstream_passes() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(melior::utility::register_all_passes);
+}
+
 /// Adds `elements` to `manager`, expanding lego pipelines and nesting as written.
 ///
 /// `implicit_nesting`: nest op-anchored upstream passes under their op, as mlir-opt does for pass flags
@@ -203,7 +230,7 @@ pub fn build_pass_manager(
     elements: &[PipelineElement],
     implicit_nesting: bool,
 ) -> Result<(), RegistryError> {
-    crate::register_upstream_passes();
+    register_upstream_passes();
     let mut builder = Builder { registry, implicit_nesting, expanding: Vec::new() };
     builder.add_elements(manager, elements)
 }
@@ -229,22 +256,11 @@ impl Builder<'_> {
 
     fn add_pass(&mut self, manager: OperationPassManager, element: &PassElement) -> Result<(), RegistryError> {
         let Some(info) = self.registry.lookup(&element.name) else {
-            if element.name == "canonicalize" {
-                // Upstream canonicalize knows nothing of IRDL ops: the lego patterns run with it (docs/reference/passes.md, lego-canonicalize).
-                // Inside lego-lower, upstream canonicalize (the next pass) does the greedy driver's part of the
-                // clean-up. The lego patterns' own option is taken out before MLIR sees the element.
-                let in_lego_lower = self.expanding.last() == Some(&crate::pipelines::LEGO_LOWER);
-                let (verify_gen_p, upstream) = split_canonicalize_options(element)?;
-                manager.add_pass(crate::canonicalize::create_followed_by_canonicalize(in_lego_lower, verify_gen_p));
-                // lego-lower's own canonicalize: upstream's, with region simplification only where it can
-                // change something (same output; csrc/canonicalize.cpp).
-                if in_lego_lower && upstream.options.is_none() {
-                    if let Some(pass) = crate::lazy_canonicalizer::lazy_region_canonicalizer() {
-                        manager.add_pass(pass);
-                        return Ok(());
-                    }
-                }
-                return add_upstream(manager, &upstream.to_string(), &upstream.name, self.implicit_nesting);
+            if let Some(hook) = self.registry.upstream_hook(&element.name) {
+                return match (hook.add)(manager, element, self.expanding.last().copied())? {
+                    Some(upstream) => add_upstream(manager, &upstream.to_string(), &upstream.name, self.implicit_nesting),
+                    None => Ok(()),
+                };
             }
             return add_upstream(manager, &element.to_string(), &element.name, self.implicit_nesting);
         };
@@ -272,40 +288,6 @@ impl Builder<'_> {
             }
         }
     }
-}
-
-/// `canonicalize{verify-gen-p=false max-iterations=3}` → (false, `canonicalize{max-iterations=3}`): the lego
-/// canonicalization's option (see [`crate::canonicalize::VERIFY_GEN_P`]) and the element MLIR gets. An element
-/// without it is handed over unchanged.
-fn split_canonicalize_options(element: &PassElement) -> Result<(bool, PassElement), RegistryError> {
-    let option = crate::canonicalize::VERIFY_GEN_P.name;
-    let Some(text) = element.options.as_deref() else { return Ok((true, element.clone())) };
-    let options = pipeline_text::parse_pass_options(text).map_err(RegistryError::Pipeline)?;
-    if !options.iter().any(|(key, _)| key == option) {
-        return Ok((true, element.clone()));
-    }
-    let mut verify = true;
-    let mut rest = Vec::new();
-    for (key, value) in options {
-        if key == option {
-            verify = match value.as_str() {
-                "true" | "1" | "" => true,
-                "false" | "0" => false,
-                other => {
-                    return Err(RegistryError::BadOptionValue {
-                        pass: element.name.clone(),
-                        option: key,
-                        value: other.to_string(),
-                        expected: "true or false".into(),
-                    })
-                }
-            };
-        } else {
-            rest.push(format!("{key}={value}"));
-        }
-    }
-    let options = (!rest.is_empty()).then(|| rest.join(" "));
-    Ok((verify, PassElement { name: element.name.clone(), options, offset: element.offset }))
 }
 
 /// Expands lego pipelines into their elements (recursively) and checks lego pass names and options, without

@@ -374,12 +374,17 @@ impl Layout {
     /// `order_by(P_0, …, P_{q_o-1})` of blocks that all have the tile rank `d_o = rank(P_0)` (the first
     /// block's rank, not the order_by's total rank); every level has `d_o` entries and, for each dim `k`,
     /// `Π_l t_{l,k} = Π_h o_{h,k}` (`o_{h,k}` = dim `k` of block `h`). The logical index is level-major:
-    /// `(level-0 indices…, level-1 indices…, …)`.
+    /// `(level-0 indices…, level-1 indices…, …)`. A plain `row` / `col` / `reg_p` input is the order_by of
+    /// that one block (`q_o = 1`), as the dialect verifier and the published algebra take it.
     pub fn tile_by<D, Level>(inner: Layout, tile_dims: impl IntoIterator<Item = Level>) -> Result<Self>
     where
         D: Into<Dim>,
         Level: IntoIterator<Item = D>,
     {
+        let inner = match inner.node() {
+            LayoutNode::Row { .. } | LayoutNode::Col { .. } | LayoutNode::RegP { .. } => Layout::order_by([inner])?,
+            _ => inner,
+        };
         let LayoutNode::OrderBy { parts: blocks } = inner.node() else {
             return Err(AlgebraError::TileInputNotOrderBy);
         };

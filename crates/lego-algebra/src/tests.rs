@@ -407,7 +407,19 @@ fn tile_by_errors() -> TestResult {
         e(Layout::tile_by(inner.clone(), [[0], [10]])),
         Err("Tile dimension 0 must be strictly positive".to_string())
     );
-    assert_eq!(e(Layout::tile_by(Layout::row([10])?, [[2], [5]])), Err("input must be an OrderBy layout".to_string()));
+    // A plain row is the order_by of that one block (semantics.md: q_o = 1): apply(a, b) = row([10])(5a + b),
+    // by hand (1, 3) -> 8 and inverse 8 -> (1, 3); the same layout as through an explicit order_by.
+    let plain = Layout::tile_by(Layout::row([10])?, [[2], [5]])?;
+    assert_eq!(plain.apply(&[1, 3])?, 8);
+    assert_eq!(plain.apply_inverse(8)?, vec![1, 3]);
+    assert_same_semantics(&plain, &Layout::tile_by(inner.clone(), [[2], [5]])?);
+    // col [2, 3] as one block, tiles [[1, 3], [2, 1]]: c = (a0·2 + b0, a1·1 + b1) = (b0, a1), and
+    // col(2, 3)(c0, c1) = c0 + 2·c1: (0, 2, 1, 0) -> 1 + 2·2 = 5.
+    let col = Layout::tile_by(Layout::col([2, 3])?, [[1, 3], [2, 1]])?;
+    assert_eq!(col.apply(&[0, 2, 1, 0])?, 5);
+    // Other layouts are no plain block: a group_by input is still refused.
+    let grouped = Layout::group_by([10], [Layout::row([10])?])?;
+    assert_eq!(e(Layout::tile_by(grouped, [[2], [5]])), Err("input must be an OrderBy layout".to_string()));
     // Blocks of different ranks.
     let ragged = Layout::order_by([Layout::row([2, 3])?, Layout::row([4])?])?;
     assert_eq!(

@@ -53,8 +53,8 @@ pub fn create(options: &Options) -> Result<melior::pass::Pass, RegistryError> {
 static CONSISTENCY_ID: PassId = PassId::new();
 static GENP_CONSISTENCY_ID: PassId = PassId::new();
 
-/// The published error of the legacy consistency passes (with the period).
-pub const INCONSISTENT_GEN_P: &str = "Inconsistent GenP: apply and inv regions are not bijections.";
+/// The published error of the legacy consistency passes; defined with the diagnostics, which must know it.
+pub use crate::diagnostics::INCONSISTENT_GEN_P;
 
 /// `lego-verify-consistency` / `lego-verify-genp-consistency` (published legacy passes, identical): for each
 /// gen_p with an `inv`, the bijectivity proof; a refutation is `INCONSISTENT_GEN_P` once on the gen_p, and
