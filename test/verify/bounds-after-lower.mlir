@@ -1,6 +1,6 @@
 // RUN: lego-opt %s --split-input-file --verify-diagnostics --lego-generate-bounds-checks --lego-lower --lego-external-smt-verifier='verbose=true'
 // RUN: lego-opt %s --split-input-file --lego-generate-bounds-checks --lego-lower | FileCheck %s
-// Without asserts, lego-lower consumes the facts as before (lowering-form.md §3): no lego op is left.
+// Without asserts, lego-lower consumes the facts as before (docs/reference/lowering.md §3): no lego op is left.
 // RUN: lego-opt %s --split-input-file --lego-lower | FileCheck %s --check-prefix=PLAIN
 // PLAIN-NOT: lego.
 // The user's facts are the premises of the bounds obligations lego-generate-bounds-checks states, so
