@@ -27,12 +27,16 @@ def main(path):
         print()
     c = [r for r in rows if r.get("section") == "c" and "transform_GBs" in r]
     if c:
-        print("| layout | dtype | fused | correct (transform / inverse) | transform GB/s | inverse GB/s | torch GB/s | "
-              "copy GB/s | transform / torch | transform / copy | inverse / torch | inverse / copy |")
+        print("| layout | dtype | fused, kernels chosen (transform; inverse) | correct (transform / inverse) | "
+              "transform GB/s | inverse GB/s | torch GB/s | copy GB/s | transform / torch | transform / copy | "
+              "inverse / torch | inverse / copy |")
         print("|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
         for r in c:
             ok = f"{'yes' if r['correct_transform'] else 'NO'} / {'yes' if r['correct_inverse'] else 'NO'}"
-            print(f"| {r['layout']} | {r['dtype']} | {'yes' if r['fused'] else 'no'} | {ok} | {r['transform_GBs']:.0f} | "
+            fused = "yes" if r["fused"] else "no"
+            if r.get("choice_transform"):
+                fused += f", {r['choice_transform']}; {r.get('choice_inverse')}"
+            print(f"| {r['layout']} | {r['dtype']} | {fused} | {ok} | {r['transform_GBs']:.0f} | "
                   f"{r['inverse_GBs']:.0f} | {r['torch_GBs']:.0f} | {r['copy_GBs']:.0f} | {r['transform_vs_torch']:.2f} | "
                   f"{r['transform_vs_copy']:.2f} | {r['inverse_vs_torch']:.2f} | {r['inverse_vs_copy']:.2f} |")
         print()

@@ -173,8 +173,13 @@ def tensor_api(n):
                 "copy": lambda: out.copy_(x),
             }, reps=20, inner=3)
             gbs = {k: 2 * n * n * size / v / 1e6 for k, v in ms.items()}
+            choices = {}
+            for key, (program, gathers, tile) in triton_layout._TUNED.items():
+                if key[0] == layout._compiled.key and key[3] == dtype:
+                    how = "gather" if key[1] else "inverse gather" if gathers else "scatter"
+                    choices[key[1]] = f"{how} {tile['BR']}x{tile['BC']}/{tile['num_warps']}"
             record({"section": "c", "layout": name, "dtype": str(dtype).replace("torch.", ""), "size": f"{n}x{n}",
-                    "fused": fused, "correct_transform": ok_fwd, "correct_inverse": ok_back,
+                    "fused": fused, "choice_transform": choices.get(True), "choice_inverse": choices.get(False), "correct_transform": ok_fwd, "correct_inverse": ok_back,
                     **{f"{k}_GBs": v for k, v in gbs.items()},
                     "transform_vs_torch": gbs["transform"] / gbs["torch"],
                     "transform_vs_copy": gbs["transform"] / gbs["copy"],

@@ -24,7 +24,7 @@ from .._lego import IndexProgram
 from ..core import LayoutBlock, _free, _merge, product, register_compiler_factory
 
 __all__ = ["LayoutCompiler", "get_compiler", "DType", "_dtype_to_mlir", "_get_mlir_element_type", "compile_program",
-           "resolve_bindings", "torch_index", "_COMPILER_CACHE", "check_bijection", "check_permutation"]
+           "resolve_bindings", "compile_inverse_program", "torch_index", "_COMPILER_CACHE", "check_bijection", "check_permutation"]
 
 
 class DType(str, enum.Enum):
@@ -159,6 +159,7 @@ class Compiled:
         self.key = key
         self.tables: Optional[Tuple[Any, Any]] = None
         self.bijective = False  # set once check_bijection has seen the whole forward table
+        self.inverse_program: Optional["Compiled"] = None  # compile_inverse_program's, once asked
 
 
 _COMPILER_CACHE: Dict[str, Compiled] = {}
@@ -233,6 +234,70 @@ def compile_program(layout: LayoutBlock, bindings: Optional[Dict[sympy.Symbol, i
         _COMPILER_CACHE.clear()
     _COMPILER_CACHE[key] = compiled
     return compiled
+
+
+def compile_inverse_program(layout: LayoutBlock, bindings: Optional[Dict[sympy.Symbol, int]],
+                            forward: Compiled) -> Compiled:
+    """The inverse map as a program over the *offsets*: ``lin(L⁻¹(p))``, the row-major index of the element stored
+    at offset ``p``, with ``p = r·C + c`` split into rows ``r`` and columns ``c`` (``C = dims[-1]``), so that
+    ``inverse_transform`` is a gather whose writes run contiguous (lego.backend.triton_layout). The offset is
+    handed to ``lego-lower`` as that expression over two bounded indices: the proved simplifier turns
+    ``(r·C + c) / C`` into ``r`` and ``mod C`` into ``c`` where it can. Cached on ``forward``."""
+    cached = getattr(forward, "inverse_program", None)
+    if cached is not None:
+        return cached
+    bindings = bindings or {}
+    dims = forward.dims
+    columns = dims[-1]
+    rows = forward.numel // columns
+    desc, names, _, bound_descs, fact_descs, _, indices = _request(layout, bindings)
+    row_symbol = sympy.Symbol("_lego_inv_r", integer=True)
+    column_symbol = sympy.Symbol("_lego_inv_c", integer=True)
+    names = tuple(names) + (row_symbol, column_symbol)
+    ctx = ExprContext({symbol: k for k, symbol in enumerate(names)})
+    desc = layout._emit(ctx)
+    # The request's bounds again, in the new context, plus the two offset indices'.
+    bounds = layout._build_constraints()
+    for symbol, value in bindings.items():
+        _merge(bounds, symbol, sympy.Integer(value), sympy.Integer(value + 1))
+    for index, dim in zip(indices, dims):
+        bounds[index] = (sympy.Integer(0), sympy.Integer(dim))
+    bounds[row_symbol] = (sympy.Integer(0), sympy.Integer(rows))
+    bounds[column_symbol] = (sympy.Integer(0), sympy.Integer(columns))
+    bound_descs = tuple((ctx.arguments[s], None if lo is None else to_desc(lo, ctx), None if hi is None else to_desc(hi, ctx))
+                        for s, (lo, hi) in sorted(bounds.items(), key=lambda item: str(item[0])))
+    facts = list(dict.fromkeys(layout._facts() + layout._user_facts()))
+    fact_descs = tuple(cond_desc(fact, ctx) for fact in facts)
+    operand = to_desc(row_symbol * columns + column_symbol, ctx)
+    nodes, results, _, _ = _bridge.session().evaluate(desc, len(names), "inv", operand, list(bound_descs),
+                                                      list(fact_descs))
+    position = {row_symbol: 0, column_symbol: 1}
+    program_nodes: List[Tuple[str, List[int], int]] = []
+    for kind, operands, extra in nodes:
+        if kind == "arg":
+            symbol = names[extra]
+            if symbol in position:
+                program_nodes.append(("dim", [], position[symbol]))
+            elif symbol in bindings:
+                program_nodes.append(("const", [], int(bindings[symbol])))
+            else:
+                raise ValueError(f"Cannot resolve symbolic dimension {symbol}: pass dim_bindings")
+        elif kind == "cmpi":
+            program_nodes.append((kind, list(operands), _PREDICATES.index(extra)))
+        else:
+            program_nodes.append((kind, list(operands), int(extra) if isinstance(extra, int) else 0))
+    if len(results) != len(dims):
+        raise ValueError(f"the inverse gave {len(results)} indices for {len(dims)} dims")
+    # lin = ((i0·d1 + i1)·d2 + …): the logical row-major position.
+    lin = results[0]
+    for k in range(1, len(dims)):
+        program_nodes.append(("const", [], int(dims[k])))
+        program_nodes.append(("muli", [lin, len(program_nodes) - 1], 0))
+        program_nodes.append(("addi", [len(program_nodes) - 1, results[k]], 0))
+        lin = len(program_nodes) - 1
+    inverse = Compiled(program_nodes, lin, (rows, columns), "", forward.key + ":inverse")
+    forward.inverse_program = inverse
+    return inverse
 
 
 # --- NumPy ---------------------------------------------------------------------------------------------------

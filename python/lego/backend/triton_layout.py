@@ -28,14 +28,28 @@ import os
 import threading
 from typing import Any, Dict, List, Optional, Tuple
 
-__all__ = ["NotFusable", "applicable", "emit_source", "move", "kernel_for", "TILE", "clear_cache"]
+__all__ = ["NotFusable", "applicable", "emit_source", "optimize", "move", "kernel_for", "TILE", "clear_cache"]
 
 _INT32 = (-(2 ** 31), 2 ** 31 - 1)
 _INT64 = (-(2 ** 63), 2 ** 63 - 1)
 
-TILE: Dict[str, int] = {"BR": 64, "BC": 64, "num_warps": 4}
-"""The tile of one program (rows × columns of the index space) and its warps; bench/device/run_device.py
-measures alternatives. Smaller dims shrink it (a 1-D layout gets ``1 × 4096``)."""
+TILE: Dict[str, int] = {"BR": 64, "BC": 64, "num_warps": 8}
+"""The tile of one program (rows × columns of the index space) and its warps when nothing is tuned (small
+tensors, Triton's interpreter, CUDA graph capture, ``LEGO_TRITON_TUNE=0``). Smaller dims shrink it (a 1-D layout
+gets ``1 × 4096``)."""
+
+# The candidates timed on a tensor's first move (``_choose``): which tile shape suits a layout depends on where its
+# offsets fall, and no one shape serves every layout (bench/device/layout_sweep.py on the H100, docs/python.md:
+# 64×64 tiles suit transposes, wide ones the XOR swizzle, narrow ones a Z-order scatter).
+FORWARD_TILES: List[Dict[str, int]] = [
+    {"BR": 64, "BC": 64, "num_warps": 8}, {"BR": 128, "BC": 128, "num_warps": 8}, {"BR": 8, "BC": 512, "num_warps": 4},
+    {"BR": 4, "BC": 1024, "num_warps": 4}]
+INVERSE_GATHER_TILES: List[Dict[str, int]] = [
+    {"BR": 64, "BC": 64, "num_warps": 8}, {"BR": 8, "BC": 512, "num_warps": 4}]
+SCATTER_TILES: List[Dict[str, int]] = [
+    {"BR": 16, "BC": 64, "num_warps": 4}, {"BR": 4, "BC": 1024, "num_warps": 4}]
+TUNE_MIN_NUMEL = 1 << 20
+"""Below this many elements a move takes microseconds and the default tile serves."""
 
 
 class NotFusable(Exception):
@@ -105,14 +119,176 @@ _NEEDS_NON_NEGATIVE = {"divui", "divsi", "floordivsi", "remui", "remsi", "shli",
                        "xori", "ceildivui", "ceildivsi"}
 
 
+_CASTS = ("index_cast", "index_castui", "extui", "extsi", "trunci")
+
+
+def optimize(nodes: List[Tuple[str, List[int], int]], result: int,
+             ndims: int) -> Tuple[List[Tuple[str, List[int], int]], int]:
+    """The DAG rewritten for a tile of ``BR × BC`` lanes (every rule exact on the non-negative operands that
+    ``_plan`` then demands, as it demands them of the original):
+
+    * sums are flattened and regrouped by what they depend on: the terms of the row indices only, of the column
+      index only, and of both are summed apart, so a Z-order offset costs one ``BR × BC`` addition instead of
+      one per column bit (a node of one kind of index is a ``BR × 1`` or ``1 × BC`` vector);
+    * bit ``k`` of a sum of two shifted values, ``((a >> k) + (b >> k)) & 1``, is bit ``k`` of ``a ^ b`` (the
+      lowering spells an XOR swizzle that way, bit by bit);
+    * ``((t >> k) & 1) << k`` is ``t & 2^k``, and a sum of masks of the same ``t`` with disjoint bits is one mask;
+    * ``(… + x + …) − (x & (2^k − 1))`` has ``(x >> k) << k`` for ``x`` (whose bounds interval arithmetic keeps non-negative).
+
+    Iterative (no recursion depth the layout controls); common subexpressions are shared."""
+    out: List[Tuple[str, List[int], int]] = []
+    memo: Dict[Tuple[Any, ...], int] = {}
+    deps: List[frozenset] = []
+    value: Dict[int, int] = {}
+    last = ndims - 1
+
+    def emit(kind: str, ops: List[int], extra: int = 0) -> int:
+        if kind in ("const", "bool"):
+            key: Tuple[Any, ...] = ("const", int(extra))
+        else:
+            key = (kind, tuple(ops), extra)
+        found = memo.get(key)
+        if found is not None:
+            return found
+        out.append(("const" if kind == "bool" else kind, list(ops), int(extra)))
+        index = len(out) - 1
+        memo[key] = index
+        if kind in ("const", "bool"):
+            deps.append(frozenset())
+            value[index] = int(extra)
+        elif kind == "dim":
+            deps.append(frozenset([extra]))
+        else:
+            deps.append(frozenset().union(*(deps[o] for o in ops)) if ops else frozenset())
+        return index
+
+    def shifted(node: int) -> Optional[Tuple[int, int]]:
+        """``(t, k)`` when ``node`` is ``t >> k`` by a constant."""
+        kind, ops, _ = out[node]
+        if kind == "shrui" and ops[1] in value:
+            return ops[0], value[ops[1]]
+        return None
+
+    def summands(node: int) -> List[int]:
+        """The terms of a (new) sum tree, or the node itself."""
+        terms: List[int] = []
+        stack = [node]
+        while stack:
+            top = stack.pop()
+            if out[top][0] == "addi":
+                stack.extend(reversed(out[top][1]))
+            else:
+                terms.append(top)
+        return terms
+
+    def fold(terms: List[int]) -> Optional[int]:
+        total: Optional[int] = None
+        for term in terms:
+            total = term if total is None else emit("addi", [total, term])
+        return total
+
+    def build_sum(terms: List[int]) -> int:
+        constant = sum(value[t] for t in terms if t in value)
+        rest = [t for t in terms if t not in value]
+        # Masks of one value with disjoint bits: one mask.
+        masks: Dict[int, int] = {}
+        kept: List[int] = []
+        for term in rest:
+            kind, ops, _ = out[term]
+            if kind == "andi" and ops[1] in value and value[ops[1]] >= 0:
+                mask = value[ops[1]]
+                base = ops[0]
+                if base in masks and masks[base] & mask == 0:
+                    masks[base] |= mask
+                    continue
+                if base not in masks:
+                    masks[base] = mask
+                    continue
+            kept.append(term)
+        for base, mask in masks.items():
+            kept.append(emit("andi", [base, emit("const", [], mask)]))
+        rows = [t for t in kept if deps[t] and last not in deps[t]]
+        columns = [t for t in kept if deps[t] == frozenset([last])]
+        both = [t for t in kept if t not in rows and t not in columns]
+        if constant:
+            (rows if rows else columns if columns else both).append(emit("const", [], constant))
+        parts = [p for p in (fold(rows), fold(columns), fold(both)) if p is not None]
+        total = fold(parts)
+        return total if total is not None else emit("const", [], 0)
+
+    mapped: List[int] = []
+    for n, (kind, operands, extra) in enumerate(nodes):
+        ops = [mapped[o] for o in operands]
+        if kind in _CASTS:
+            mapped.append(ops[0])
+            continue
+        if kind in ("const", "bool", "dim"):
+            mapped.append(emit(kind, [], extra))
+            continue
+        if kind == "addi":
+            leaves: List[int] = []
+            stack = [n]
+            while stack:
+                top = stack.pop()
+                top_kind, top_ops, _ = nodes[top]
+                if top_kind == "addi":
+                    stack.extend(reversed(top_ops))
+                elif top_kind in _CASTS:
+                    stack.append(top_ops[0])
+                else:
+                    leaves.append(mapped[top])
+            mapped.append(build_sum(leaves))
+            continue
+        if kind == "andi" and value.get(ops[1]) == 1 and out[ops[0]][0] == "addi":
+            a, b = out[ops[0]][1]
+            sa, sb = shifted(a) or (a, 0), shifted(b) or (b, 0)
+            if sa[1] == sb[1] and a not in value and b not in value:
+                t = emit("xori", [sa[0], sb[0]])
+                bit = t if sa[1] == 0 else emit("shrui", [t, emit("const", [], sa[1])])
+                mapped.append(emit("andi", [bit, ops[1]]))
+                continue
+        if kind == "subi" and out[ops[1]][0] == "andi":
+            x, mask_node = out[ops[1]][1]
+            mask = value.get(mask_node, -1)
+            terms = summands(ops[0])
+            if mask > 0 and mask & (mask + 1) == 0 and x in terms:
+                # (… + x + …) − (x mod 2^k): x's high part (x >> k) << k in the sum, bounds kept non-negative.
+                k = emit("const", [], mask.bit_length())
+                terms.remove(x)
+                mapped.append(build_sum(terms + [emit("shli", [emit("shrui", [x, k]), k])]))
+                continue
+        if kind == "shli" and ops[1] in value and out[ops[0]][0] == "andi":
+            inner, mask = out[ops[0]][1]
+            s_inner = shifted(inner)
+            if value.get(mask) == 1 and s_inner is not None and s_inner[1] == value[ops[1]] and 0 <= s_inner[1] < 63:
+                mapped.append(emit("andi", [s_inner[0], emit("const", [], 1 << s_inner[1])]))
+                continue
+        mapped.append(emit(kind, ops, extra))
+    # Only what the result needs, renumbered in order.
+    live = [False] * len(out)
+    live[mapped[result]] = True
+    for k in range(len(out) - 1, -1, -1):
+        if live[k]:
+            for o in out[k][1]:
+                live[o] = True
+    renumber: Dict[int, int] = {}
+    kept_nodes: List[Tuple[str, List[int], int]] = []
+    for k, (kind, ops, extra) in enumerate(out):
+        if live[k]:
+            renumber[k] = len(kept_nodes)
+            kept_nodes.append((kind, [renumber[o] for o in ops], extra))
+    return kept_nodes, renumber[mapped[result]]
+
+
 def _plan(compiled: Any) -> Tuple[List[str], str, bool]:
     """The node statements, the result's name and whether int64 is needed."""
     from .compiler import _PREDICATES as predicate_names
 
     dims = compiled.dims
+    nodes, result = optimize(compiled.nodes, compiled.result, len(dims))
     bounds: List[Tuple[int, int]] = []
     lines: List[str] = []
-    for n, (kind, operands, extra) in enumerate(compiled.nodes):
+    for n, (kind, operands, extra) in enumerate(nodes):
         args = [bounds[k] for k in operands]
         names = [f"v{k}" for k in operands]
         if kind in ("const", "bool"):
@@ -148,10 +324,10 @@ def _plan(compiled: Any) -> Tuple[List[str], str, bool]:
         if lo < _INT64[0] or hi > _INT64[1]:
             raise NotFusable("an intermediate value overflows int64")
     wide = any(lo < _INT32[0] or hi > _INT32[1] for lo, hi in bounds)
-    lo, hi = bounds[compiled.result]
+    lo, hi = bounds[result]
     if lo < 0 or hi >= compiled.numel:
         raise NotFusable("the offsets are not proven inside the array")
-    return lines, f"v{compiled.result}", wide
+    return lines, f"v{result}", wide
 
 
 def emit_source(compiled: Any, name: str = "lego_layout_move", batch: int = 1,
@@ -222,6 +398,7 @@ _LOCK = threading.Lock()
 
 def clear_cache() -> None:
     _KERNELS.clear()
+    _TUNED.clear()
 
 
 def _interpreting() -> bool:
@@ -274,17 +451,116 @@ def applicable(t: Any) -> bool:
     return True
 
 
+_TUNED: Dict[Tuple[Any, ...], Tuple[Any, bool, Dict[str, int]]] = {}
+
+
+def _candidates(compiled: Any, gather: bool) -> List[Tuple[Any, bool, Dict[str, int]]]:
+    """``(program, gather, tile)`` choices that move the data the same way. The scatter direction runs either as the scatter or as a gather through the inverse map (when it was
+    checked, ``_check_inverse``), whose writes are contiguous."""
+    if gather:
+        return [(compiled, True, tile) for tile in FORWARD_TILES]
+    inverse = getattr(compiled, "inverse_gather", None)
+    gathers = [(inverse, True, tile) for tile in INVERSE_GATHER_TILES] if inverse else []
+    return gathers + [(compiled, False, tile) for tile in SCATTER_TILES]
+
+
+def _run(choice: Tuple[Any, bool, Dict[str, int]], src: Any, dst: Any, batch: int) -> None:
+    program, gather, tile = choice
+    kernel, launch = kernel_for(program, batch, tile)
+    kernel[(launch["grid"], batch)](src, dst, GATHER=gather, BR=launch["BR"], BC=launch["BC"],
+                                    num_warps=launch["num_warps"])
+
+
+def _tuning(src: Any) -> bool:
+    import torch
+
+    if os.environ.get("LEGO_TRITON_TUNE", "") == "0" or _interpreting() or src.device.type != "cuda":
+        return False
+    return not torch.cuda.is_current_stream_capturing()
+
+
+def _choose(compiled: Any, gather: bool, src: Any, dst: Any, batch: int) -> Tuple[Any, bool, Dict[str, int]]:
+    """The fastest candidate for this layout, element type and device, timed once on the tensors at hand (every
+    candidate writes the same ``dst``), like ``triton.autotune``; cached for the process."""
+    import torch
+
+    if compiled.numel * batch < TUNE_MIN_NUMEL or not _tuning(src):
+        inverse = getattr(compiled, "inverse_gather", None)
+        return (compiled, True, TILE) if gather else (inverse, True, TILE) if inverse else (compiled, False, TILE)
+    candidates = _candidates(compiled, gather)
+    key = (compiled.key, gather, batch * compiled.numel > _INT32[1], src.dtype, src.device.index)
+    with _LOCK:
+        chosen = _TUNED.get(key)
+    if chosen is not None:
+        return chosen
+    best: Optional[Tuple[float, int]] = None
+    for index, choice in enumerate(candidates):
+        _run(choice, src, dst, batch)  # compiles
+        _run(choice, src, dst, batch)
+        times = []
+        for _ in range(5):
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            _run(choice, src, dst, batch)
+            end.record()
+            end.synchronize()
+            times.append(start.elapsed_time(end))
+        if best is None or min(times) < best[0]:
+            best = (min(times), index)
+    chosen = candidates[best[1] if best is not None else 0]
+    with _LOCK:
+        _TUNED[key] = chosen
+    return chosen
+
+
 def _launch(compiled: Any, src: Any, gather: bool, batch: int) -> Any:
     import torch
 
-    kernel, launch = kernel_for(compiled, batch)
-    src = src.contiguous()
-    dst = torch.empty_like(src)
     if batch > 65535:
         raise NotFusable("more than 65535 batch rows")
-    kernel[(launch["grid"], batch)](src, dst, GATHER=gather, BR=launch["BR"], BC=launch["BC"],
-                                    num_warps=launch["num_warps"])
+    src = src.contiguous()
+    dst = torch.empty_like(src)
+    _run(_choose(compiled, gather, src, dst, batch), src, dst, batch)
     return dst
+
+
+def _table(program: Any) -> Any:
+    import numpy
+
+    table = numpy.empty(program.numel, dtype=numpy.int64)
+    program.program.table(table.ctypes.data)
+    return table
+
+
+def _check_inverse(compiled: Any, inverse_factory: Optional[Any], batch: int) -> None:
+    """Once per compiled layout: the inverse map's program (``compiler.compile_inverse_program``), kept in
+    ``compiled.inverse_gather`` only if it is fusable and undoes the forward map at every offset (a ``GenP``'s
+    inverse is the user's function: it is checked, not trusted); otherwise ``False`` and the scatter serves."""
+    if getattr(compiled, "inverse_gather", None) is not None:
+        return
+    from .._bridge import LegoError
+
+    chosen: Any = False
+    if inverse_factory is not None:
+        try:
+            candidate = inverse_factory()
+            kernel_for(candidate, batch)
+            forward_table = _table(compiled)
+            inverse_table = _table(candidate)
+            import numpy
+
+            chunk = 1 << 22
+            exact = True
+            for start in range(0, compiled.numel, chunk):
+                stop = min(start + chunk, compiled.numel)
+                if not numpy.array_equal(inverse_table[forward_table[start:stop]],
+                                         numpy.arange(start, stop, dtype=numpy.int64)):
+                    exact = False
+                    break
+            chosen = candidate if exact else False
+        except (NotFusable, LegoError, ValueError, TypeError, IndexError, NotImplementedError):
+            chosen = False
+    compiled.inverse_gather = chosen
 
 
 def _make_move() -> Any:
@@ -318,13 +594,16 @@ def _require_bijection(compiled: Any) -> None:
     check_bijection(compiled)
 
 
-def move(compiled: Any, t: Any, gather: bool, batch: int = 1) -> Any:
+def move(compiled: Any, t: Any, gather: bool, batch: int = 1, inverse: Optional[Any] = None) -> Any:
     """``transform`` (``gather``) or ``inverse_transform`` of ``t`` (``batch`` rows of ``compiled.numel``), flat,
-    differentiable. ``NotFusable`` before any work when the layout cannot be fused."""
+    differentiable. ``NotFusable`` before any work when the layout cannot be fused. ``inverse``: a callable
+    returning the inverse map's program (``compiler.compile_inverse_program``); with it, the scatter direction
+    (and the gather's gradient) runs as a gather too."""
     if t.numel() != compiled.numel * batch:
         raise ValueError(f"Tensor numel ({t.numel()}) != layout numel ({compiled.numel * batch})")
     kernel_for(compiled, batch)  # NotFusable here, before autograd records anything
     _require_bijection(compiled)
+    _check_inverse(compiled, inverse, batch)
     if not _MOVE:
         _MOVE.append(_make_move())
     return _MOVE[0].apply(t.reshape(-1), compiled, gather, batch)

@@ -16,8 +16,8 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import sympy
 
-from ..backend.compiler import (Compiled, _concrete_dims, _dtype_to_mlir, compile_program, numpy_run,
-                                permutation_tables, resolve_bindings, torch_index)
+from ..backend.compiler import (Compiled, _concrete_dims, _dtype_to_mlir, compile_inverse_program, compile_program,
+                                numpy_run, permutation_tables, resolve_bindings, torch_index)
 from ..core import (Col, GenP, GroupBy, LayoutBlock, OrderBy, RegP, Row, TileByLayout, _check_layout_invertible,
                     product)
 
@@ -159,6 +159,11 @@ class LegoLayout:
             self._compiled_ = compiled
         return self._compiled_
 
+    def _inverse_program(self) -> Compiled:
+        """The inverse map over the offsets (the CUDA path's scatter as a gather; checked there before use)."""
+        _check_layout_invertible(self._layout)
+        return compile_inverse_program(self._layout, self._bindings, self._compiled)
+
     def compile(self) -> "LegoLayout":
         """Lowers the layout now (otherwise on first use)."""
         self._compiled
@@ -200,7 +205,7 @@ class LegoLayout:
 
         if triton_layout.applicable(t):
             try:
-                out = triton_layout.move(self._compiled, t, gather, batch or 1)
+                out = triton_layout.move(self._compiled, t, gather, batch or 1, inverse=self._inverse_program)
                 return out.reshape(self._shape) if batch is None else out.reshape(batch, self.numel)
             except triton_layout.NotFusable:
                 pass
