@@ -18,6 +18,7 @@ def pytest_configure(config: pytest.Config) -> None:
     # wheel needs none of them): deselected there by name (test/wheel/run-hidden.sh), run by `make pytest`.
     config.addinivalue_line("markers", "needs_rust_toolchain: compiles generated Rust with rustc")
     config.addinivalue_line("markers", "needs_wasm_ld: links a wasm32 object with wasm-ld (Debian's lld-22)")
+    config.addinivalue_line("markers", "needs_host_compilers: builds C with gcc and clang-22 (the CPU dashboard)")
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

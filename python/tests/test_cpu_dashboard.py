@@ -4,7 +4,6 @@ dashboard's business."""
 
 import dataclasses
 import os
-import shutil
 import sys
 
 import numpy as np
@@ -15,8 +14,9 @@ import dashboard  # noqa: E402
 from kernels import kernels  # noqa: E402
 
 SMALL = kernels(scale=16)
-pytestmark = pytest.mark.skipif(shutil.which("gcc") is None or shutil.which("clang-22") is None,
-                                reason="the dashboard compares with gcc and clang-22 (make setup)")
+# The dashboard compares with gcc and clang-22 (make setup): without them these tests fail, not skip, and the
+# wheel's clean-machine run (clang-22 hidden there) deselects them by this marker.
+pytestmark = pytest.mark.needs_host_compilers
 
 
 def _builds(kernel, inputs, tmp_path):
