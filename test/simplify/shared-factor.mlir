@@ -7,7 +7,7 @@
 // (verify-rewrites=true cannot help here: Z3 gives up on the symbolic non-linear division; the values are
 // checked by hand below.)
 
-// By hand, %i = 3, %j = 5, %s = 2 (%j < 4·%s = 8): x = 5 + 3·8 = 29, y = 16; 29 div 16 = 1 = 3 div 2 and
+// Checked by hand, %i = 3, %j = 5, %s = 2 (%j < 4·%s = 8): x = 5 + 3·8 = 29, y = 16; 29 div 16 = 1 = 3 div 2 and
 // 29 mod 16 = 13 = (3 mod 2)·8 + 5.
 // CHECK-LABEL: func.func @shared_factor
 // CHECK-SAME: (%[[I:.*]]: index, %[[J:.*]]: index, %[[S:.*]]: index)
@@ -34,8 +34,10 @@ func.func @shared_factor(%i: index, %j: index, %s: index) -> (index, index) {
 
 // -----
 
-// Twin: %j ≤ 4·%s (one more than above), so %j = 4·%s can carry into the next multiple of 8·%s — e.g.
-// %i = 1, %s = 1, %j = 4: (4 + 4) div 8 = 1 but 1 div 2 = 0. Nothing fires: divui and remui of x by 8·%s stay.
+// Twin: %j ≤ 4·%s (one more than above), so r < s is not provable and the tail does not vanish: %j = 4·%s
+// carries into the next multiple of 8·%s — by hand, %i = 1, %s = 1, %j = 4: (4 + 4) div 8 = 1 but 1 div 2 = 0
+// (the full form 1 div 2 + ((1 mod 2)·4 + 4) div 8 = 0 + 1 is exact, but not cheaper). Nothing fires: divui and
+// remui of x by 8·%s stay.
 // CHECK-LABEL: func.func @r_not_below_s
 // CHECK: lego.assume_bounds
 // CHECK: %[[X:.*]] = arith.addi
