@@ -123,6 +123,9 @@ pub struct Engine<'r> {
     pub eager: bool,
     /// Whether a guard of a partial rule form refused (only then can an eager plan differ from this one).
     pub guard_refused: bool,
+    /// Inside a shared-factor rewrite's own remainder or tail: the rule is not applied there again (its
+    /// numerator has the same shape, and two factors could hand it back and forth).
+    in_shared_factor: bool,
     /// Canonical texts of atoms already named (an atom's text never changes; nested divisions would otherwise
     /// be formatted again at every mention).
     atom_texts: std::cell::RefCell<HashMap<AtomId, std::rc::Rc<str>>>,
@@ -162,6 +165,7 @@ impl<'r> Engine<'r> {
             smt,
             eager: false,
             guard_refused: false,
+            in_shared_factor: false,
             atom_texts: Default::default(),
             atom_text_sizes: Default::default(),
             poly_texts: Default::default(),
@@ -528,6 +532,15 @@ impl<'r> Engine<'r> {
         if signed(coefficient) > 1 {
             divisors.push(Poly::constant(coefficient));
         }
+        // Then the products q shares with p's terms (d = 4·s for p = a·4·s + r, q = 8·s), for the tails of the
+        // shared-factor rules only: elsewhere they would change which side conditions the solver is asked.
+        if self.in_shared_factor {
+            for factor in shared_factors(p, q) {
+                if !divisors.contains(&factor) {
+                    divisors.push(factor);
+                }
+            }
+        }
         for d in divisors {
             let Some((b, _)) = q.split(&d) else { continue };
             let Some((a, r)) = p.split(&d) else { continue };
@@ -837,6 +850,32 @@ impl<'r> Engine<'r> {
                 return self.make_div(q, e);
             }
         }
+        // Shared factor: x = q·s + r, y = k·s gives x div y = q div k + ((q mod k)·s + r) div (k·s), since
+        // q·s = (q div k)·(k·s) + (q mod k)·s. Exact for r ≥ 0 without wrap-around; worth it when the tail
+        // vanishes (r < s makes (q mod k)·s + r < k·s) or the whole is cheaper. The factors the mixed-radix rule
+        // above tries are single atoms and constants; this one also takes products such as 4·s.
+        for (s, q, r, k) in self.shared_factor_splits(&x, &y) {
+            let firings = self.firings.len();
+            let head = self.make_div(q.clone(), k.clone());
+            let outer = std::mem::replace(&mut self.in_shared_factor, true);
+            let tail = self.reduced_numerator(q, &k, &s, &r).map(|numerator| self.make_div(numerator, y.clone()));
+            self.in_shared_factor = outer;
+            let Some(tail) = tail else {
+                self.firings.truncate(firings);
+                continue;
+            };
+            let split = self.merge_div_rem(head.add(&tail));
+            let whole = self.div_atom(x.clone(), y.clone());
+            if tail.is_zero() || self.estimate(&split) < self.estimate(&whole) {
+                self.fire(if tail.is_zero() {
+                    "(q·s + r) div (k·s) → q div k (0 ≤ r < s)"
+                } else {
+                    "(q·s + r) div (k·s) → q div k + ((q mod k)·s + r) div (k·s)"
+                });
+                return split;
+            }
+            self.firings.truncate(firings);
+        }
         // Rules 3 and 4: x div a → 0 for 0 ≤ x < a.
         if self.lt(&x, &y) {
             self.fire("x div a → 0 (0 ≤ x < a)");
@@ -872,6 +911,53 @@ impl<'r> Engine<'r> {
         }
         factors.extend(constants.into_iter().map(|g| Poly::constant(g as u64)));
         factors
+    }
+
+    /// The splits `x = q·s + r`, `y = k·s` of the shared-factor rules, for factors `s` of the one-monomial
+    /// divisor `y` shared with a term of `x` (its gcd with that term: atoms in both, gcd of the coefficients),
+    /// each with every side condition proved: `s, k ≥ 1`, `x, q, r, y` fit (so `r ≥ 0` and nothing wraps),
+    /// and `q < k` not provable (then `q mod k = q` and the rewrite would give `x` back).
+    fn shared_factor_splits(&mut self, x: &Poly, y: &Poly) -> Vec<(Poly, Poly, Poly, Poly)> {
+        if self.in_shared_factor {
+            return Vec::new();
+        }
+        let mut splits = Vec::new();
+        for s in shared_factors(x, y) {
+            let (Some((q, r)), Some((k, rest))) = (x.split(&s), y.split(&s)) else { continue };
+            if q.is_zero() || !rest.is_zero() || k.is_zero() || k.as_constant() == Some(1) {
+                continue;
+            }
+            if self.factor_nonzero(&s)
+                && self.factor_nonzero(&k)
+                && self.fits(x)
+                && self.fits(&q)
+                && self.fits(&r)
+                && self.fits(y)
+                && !self.lt(&q, &k)
+            {
+                splits.push((s, q, r, k));
+            }
+        }
+        splits
+    }
+
+    /// `f ≠ 0` for a factor `f` of a divisor: a positive coefficient times atoms the program divides by (each
+    /// non-zero, docs/reference/semantics.md) is non-zero when it fits; otherwise as [`Engine::nonzero`].
+    fn factor_nonzero(&mut self, f: &Poly) -> bool {
+        if let Some((monomial, coefficient)) = f.single() {
+            let divided = monomial.iter().all(|atom| self.divisors.contains(&Poly::atom(*atom)));
+            if signed(coefficient) > 0 && divided && self.fits(f) {
+                return true;
+            }
+        }
+        self.nonzero(f)
+    }
+
+    /// `(q mod k)·s + r`, the numerator left after the shared factor's whole multiples of `k·s` are taken out;
+    /// None when the product is too large to keep as a polynomial.
+    fn reduced_numerator(&mut self, q: Poly, k: &Poly, s: &Poly, r: &Poly) -> Option<Poly> {
+        let reduced = self.make_rem(q, k.clone());
+        Some(reduced.mul(s, MONOMIAL_LIMIT)?.add(r))
     }
 
     /// Records that the program divides by `y` where the value being built is evaluated: `y ≠ 0` there, and so
@@ -954,6 +1040,34 @@ impl<'r> Engine<'r> {
                 self.guard_refused = true;
                 self.firings.truncate(firings);
             }
+        }
+        // Shared factor, the twin of make_div's: x = q·s + r, y = k·s gives x mod y = ((q mod k)·s + r) mod (k·s);
+        // taken when the outer remainder vanishes (r < s) or the result is estimated cheaper.
+        for (s, q, r, k) in self.shared_factor_splits(&x, &y) {
+            let firings = self.firings.len();
+            let outer = std::mem::replace(&mut self.in_shared_factor, true);
+            let numerator = self.reduced_numerator(q, &k, &s, &r);
+            let reduced = numerator.map(|numerator| {
+                let vanishes = self.lt(&numerator, &y);
+                (if vanishes { numerator } else { self.make_rem(numerator, y.clone()) }, vanishes)
+            });
+            self.in_shared_factor = outer;
+            let Some((reduced, vanishes)) = reduced else {
+                self.firings.truncate(firings);
+                continue;
+            };
+            let whole = Poly::atom(self.intern(Atom::Rem(x.clone(), y.clone())));
+            // A vanished remainder is taken like make_div's vanished tail; the plan of the whole root then
+            // keeps whichever form is cheaper.
+            if vanishes || self.estimate(&reduced) < self.estimate(&whole) {
+                self.fire(if vanishes {
+                    "(q·s + r) mod (k·s) → (q mod k)·s + r (0 ≤ r < s)"
+                } else {
+                    "(q·s + r) mod (k·s) → ((q mod k)·s + r) mod (k·s)"
+                });
+                return reduced;
+            }
+            self.firings.truncate(firings);
         }
         // Rule 5: x mod a → x for 0 ≤ x < a.
         if self.lt(&x, &y) {
@@ -1566,6 +1680,39 @@ impl Delinearize {
 /// Sanity: `remove_sub_multiset` is used by the emitter too.
 pub fn contains_monomial(monomial: &[AtomId], part: &[AtomId]) -> bool {
     remove_sub_multiset(monomial, part).is_some()
+}
+
+/// The products the one-monomial `y` shares with the terms of `x`, one per term: the atoms in both (as
+/// multisets) times the gcd of the coefficients; not `y` itself (rule 2's split).
+fn shared_factors(x: &Poly, y: &Poly) -> Vec<Poly> {
+    let Some((divisor_monomial, coefficient)) = y.single() else { return Vec::new() };
+    let c = signed(coefficient);
+    if c <= 0 {
+        return Vec::new();
+    }
+    let mut factors: Vec<Poly> = Vec::new();
+    for (monomial, k) in x.terms() {
+        if monomial.is_empty() {
+            continue;
+        }
+        let mut common = super::poly::Monomial::new();
+        let mut rest = monomial.clone();
+        for atom in divisor_monomial {
+            if let Some(position) = rest.iter().position(|candidate| candidate == atom) {
+                rest.remove(position);
+                common.push(*atom);
+            }
+        }
+        let g = gcd(c, signed(k).abs());
+        // Only products (atoms times a constant > 1, or several atoms): single atoms and constants are the
+        // mixed-radix rule's factors, tried before, and trying them again would only spend proofs.
+        let product = !common.is_empty() && (common.len() > 1 || g > 1);
+        let factor = Poly::monomial(common, g as u64);
+        if product && &factor != y && !factors.contains(&factor) {
+            factors.push(factor);
+        }
+    }
+    factors
 }
 
 fn gcd(a: i128, b: i128) -> i128 {
