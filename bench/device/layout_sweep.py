@@ -17,7 +17,7 @@ import torch
 
 os.environ["LEGO_TRITON_TUNE"] = "0"  # the tile below is TILE's, untuned
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wheel_gpu import interleaved  # noqa: E402
+from wheel_gpu import interleaved, tensor_api_layouts  # noqa: E402
 
 CANDIDATES = [(64, 64, 4), (32, 128, 4), (16, 256, 4), (8, 512, 4), (64, 64, 8), (128, 64, 8), (64, 128, 8),
               (32, 256, 8), (128, 128, 8), (16, 512, 8)]
@@ -34,17 +34,10 @@ def main():
     global CANDIDATES
     if args.candidates:
         CANDIDATES = [tuple(int(v) for v in c.replace("/", "x").split("x")) for c in args.candidates.split(",")]
-    import lego
     from lego.backend import triton_layout
 
-    n, t = args.n, 64
-    layouts = {
-        "ColMajor": (lego.ColMajor((n, n)), lambda x: x.t().contiguous()),
-        "TiledPermute 64x64": (lego.TiledPermute((n, n), (t, t)),
-                               lambda x: x.reshape(n // t, n // t, t, t).permute(0, 2, 1, 3).contiguous()),
-        "Swizzle": (lego.Swizzle((n, n)), lambda x: x.t().contiguous()),
-        "ZCurve": (lego.ZCurve((n, n)), lambda x: x.t().contiguous()),
-    }
+    n = args.n
+    layouts = tensor_api_layouts(n)
     rows = []
     default = dict(triton_layout.TILE)
     for dtype in (torch.float32, torch.float16):

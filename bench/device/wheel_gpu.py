@@ -139,18 +139,24 @@ def compile_and_launch():
 
 # --- (c) the tensor API on CUDA tensors ------------------------------------------------------------------------
 
-def tensor_api(n):
+def tensor_api_layouts(n, t=64):
+    """The (c) layouts on n×n and torch's own equivalent copy of each (also bench/device/layout_sweep.py's)."""
     import lego
-    from lego.backend import triton_layout
 
-    t = 64
-    layouts = {
+    return {
         "ColMajor": (lego.ColMajor((n, n)), lambda x: x.t().contiguous()),
         "TiledPermute 64x64": (lego.TiledPermute((n, n), (t, t)),
                                lambda x: x.reshape(n // t, n // t, t, t).permute(0, 2, 1, 3).contiguous()),
         "Swizzle": (lego.Swizzle((n, n)), lambda x: x.t().contiguous()),
         "ZCurve": (lego.ZCurve((n, n)), lambda x: x.t().contiguous()),
     }
+
+
+def tensor_api(n):
+    import lego
+    from lego.backend import triton_layout
+
+    layouts = tensor_api_layouts(n)
     for dtype in (torch.float32, torch.float16):
         size = torch.finfo(dtype).bits // 8
         x = torch.randn(n, n, device="cuda").to(dtype)

@@ -166,9 +166,11 @@ _COMPILER_CACHE: Dict[str, Compiled] = {}
 _CACHE_LIMIT = 256
 
 
-def _request(layout: LayoutBlock, bindings: Dict[sympy.Symbol, int]) -> Tuple[Any, ...]:
+def _request(layout: LayoutBlock, bindings: Dict[sympy.Symbol, int], inverse: bool = False) -> Tuple[Any, ...]:
     """The descriptors of ``apply`` on one symbolic index per dim (bounded by the dim), size symbols bound to
-    their values: what is lowered, and the cache key."""
+    their values: what is lowered, and the cache key. ``inverse``: of ``apply_inverse`` on the offset
+    ``r·C + c`` instead (``C = dims[-1]``, ``r`` and ``c`` bounded); the last item is then ``(r, c)``, the
+    program's dims, in place of the indices."""
     dims = _concrete_dims(layout, bindings)
     indices = [sympy.Symbol(f"_lego_tr{k}", integer=True) for k in range(len(dims))]
     bounds = layout._build_constraints()
@@ -176,6 +178,10 @@ def _request(layout: LayoutBlock, bindings: Dict[sympy.Symbol, int]) -> Tuple[An
         _merge(bounds, symbol, sympy.Integer(value), sympy.Integer(value + 1))
     for index, dim in zip(indices, dims):
         bounds[index] = (sympy.Integer(0), sympy.Integer(dim))
+    offset = [sympy.Symbol("_lego_inv_r", integer=True), sympy.Symbol("_lego_inv_c", integer=True)]
+    if inverse:
+        bounds[offset[0]] = (sympy.Integer(0), sympy.Integer(int(product(dims)) // dims[-1]))
+        bounds[offset[1]] = (sympy.Integer(0), sympy.Integer(dims[-1]))
     facts = list(dict.fromkeys(layout._facts() + layout._user_facts()))
     symbols = set(layout._symbols()) | set(indices) | _free(facts)
     for symbol, (lower, upper) in bounds.items():
@@ -186,8 +192,32 @@ def _request(layout: LayoutBlock, bindings: Dict[sympy.Symbol, int]) -> Tuple[An
     bound_descs = tuple((ctx.arguments[s], None if lo is None else to_desc(lo, ctx), None if hi is None else to_desc(hi, ctx))
                         for s, (lo, hi) in sorted(bounds.items(), key=lambda item: str(item[0])))
     fact_descs = tuple(cond_desc(fact, ctx) for fact in facts)
+    if inverse:
+        return desc, names, to_desc(offset[0] * dims[-1] + offset[1], ctx), bound_descs, fact_descs, dims, offset
     operand = tuple(to_desc(index, ctx) for index in indices)
     return desc, names, operand, bound_descs, fact_descs, dims, indices
+
+
+def _program_nodes(nodes: List[Any], names: Sequence[sympy.Symbol], indices: Sequence[sympy.Symbol],
+                   bindings: Dict[sympy.Symbol, int]) -> List[Tuple[str, List[int], int]]:
+    """The lowered DAG as ``IndexProgram`` nodes: an argument is the program's dim ``k`` (``indices[k]``) or a
+    size bound to a constant."""
+    position = {index: k for k, index in enumerate(indices)}
+    program_nodes: List[Tuple[str, List[int], int]] = []
+    for kind, operands, extra in nodes:
+        if kind == "arg":
+            symbol = names[extra]
+            if symbol in position:
+                program_nodes.append(("dim", [], position[symbol]))
+            elif symbol in bindings:
+                program_nodes.append(("const", [], int(bindings[symbol])))
+            else:
+                raise ValueError(f"Cannot resolve symbolic dimension {symbol}: pass dim_bindings")
+        elif kind == "cmpi":
+            program_nodes.append((kind, list(operands), _PREDICATES.index(extra)))
+        else:
+            program_nodes.append((kind, list(operands), int(extra) if isinstance(extra, int) else 0))
+    return program_nodes
 
 
 _LAYOUT_KINDS = {"row", "col", "reg_p", "gen_p", "order_by", "group_by", "tile_by"}
@@ -214,22 +244,7 @@ def compile_program(layout: LayoutBlock, bindings: Optional[Dict[sympy.Symbol, i
         return cached
     nodes, results, before, _ = _bridge.session().evaluate(desc, len(names), "apply", list(operand), list(bound_descs),
                                                            list(fact_descs), keep_ir=True)
-    position = {index: k for k, index in enumerate(indices)}
-    program_nodes: List[Tuple[str, List[int], int]] = []
-    for kind, operands, extra in nodes:
-        if kind == "arg":
-            symbol = names[extra]
-            if symbol in position:
-                program_nodes.append(("dim", [], position[symbol]))
-            elif symbol in bindings:
-                program_nodes.append(("const", [], int(bindings[symbol])))
-            else:
-                raise ValueError(f"Cannot resolve symbolic dimension {symbol}: pass dim_bindings")
-        elif kind == "cmpi":
-            program_nodes.append((kind, list(operands), _PREDICATES.index(extra)))
-        else:
-            program_nodes.append((kind, list(operands), int(extra) if isinstance(extra, int) else 0))
-    compiled = Compiled(program_nodes, results[0], dims, before or "", key)
+    compiled = Compiled(_program_nodes(nodes, names, indices, bindings), results[0], dims, before or "", key)
     if len(_COMPILER_CACHE) >= _CACHE_LIMIT:
         _COMPILER_CACHE.clear()
     _COMPILER_CACHE[key] = compiled
@@ -247,45 +262,10 @@ def compile_inverse_program(layout: LayoutBlock, bindings: Optional[Dict[sympy.S
     if cached is not None:
         return cached
     bindings = bindings or {}
-    dims = forward.dims
-    columns = dims[-1]
-    rows = forward.numel // columns
-    desc, names, _, bound_descs, fact_descs, _, indices = _request(layout, bindings)
-    row_symbol = sympy.Symbol("_lego_inv_r", integer=True)
-    column_symbol = sympy.Symbol("_lego_inv_c", integer=True)
-    names = tuple(names) + (row_symbol, column_symbol)
-    ctx = ExprContext({symbol: k for k, symbol in enumerate(names)})
-    desc = layout._emit(ctx)
-    # The request's bounds again, in the new context, plus the two offset indices'.
-    bounds = layout._build_constraints()
-    for symbol, value in bindings.items():
-        _merge(bounds, symbol, sympy.Integer(value), sympy.Integer(value + 1))
-    for index, dim in zip(indices, dims):
-        bounds[index] = (sympy.Integer(0), sympy.Integer(dim))
-    bounds[row_symbol] = (sympy.Integer(0), sympy.Integer(rows))
-    bounds[column_symbol] = (sympy.Integer(0), sympy.Integer(columns))
-    bound_descs = tuple((ctx.arguments[s], None if lo is None else to_desc(lo, ctx), None if hi is None else to_desc(hi, ctx))
-                        for s, (lo, hi) in sorted(bounds.items(), key=lambda item: str(item[0])))
-    facts = list(dict.fromkeys(layout._facts() + layout._user_facts()))
-    fact_descs = tuple(cond_desc(fact, ctx) for fact in facts)
-    operand = to_desc(row_symbol * columns + column_symbol, ctx)
+    desc, names, operand, bound_descs, fact_descs, dims, offset = _request(layout, bindings, inverse=True)
     nodes, results, _, _ = _bridge.session().evaluate(desc, len(names), "inv", operand, list(bound_descs),
                                                       list(fact_descs))
-    position = {row_symbol: 0, column_symbol: 1}
-    program_nodes: List[Tuple[str, List[int], int]] = []
-    for kind, operands, extra in nodes:
-        if kind == "arg":
-            symbol = names[extra]
-            if symbol in position:
-                program_nodes.append(("dim", [], position[symbol]))
-            elif symbol in bindings:
-                program_nodes.append(("const", [], int(bindings[symbol])))
-            else:
-                raise ValueError(f"Cannot resolve symbolic dimension {symbol}: pass dim_bindings")
-        elif kind == "cmpi":
-            program_nodes.append((kind, list(operands), _PREDICATES.index(extra)))
-        else:
-            program_nodes.append((kind, list(operands), int(extra) if isinstance(extra, int) else 0))
+    program_nodes = _program_nodes(nodes, names, offset, bindings)
     if len(results) != len(dims):
         raise ValueError(f"the inverse gave {len(results)} indices for {len(dims)} dims")
     # lin = ((i0·d1 + i1)·d2 + …): the logical row-major position.
@@ -295,7 +275,7 @@ def compile_inverse_program(layout: LayoutBlock, bindings: Optional[Dict[sympy.S
         program_nodes.append(("muli", [lin, len(program_nodes) - 1], 0))
         program_nodes.append(("addi", [len(program_nodes) - 1, results[k]], 0))
         lin = len(program_nodes) - 1
-    inverse = Compiled(program_nodes, lin, (rows, columns), "", forward.key + ":inverse")
+    inverse = Compiled(program_nodes, lin, (forward.numel // dims[-1], dims[-1]), "", forward.key + ":inverse")
     forward.inverse_program = inverse
     return inverse
 
@@ -334,15 +314,22 @@ def check_permutation(fwd: Any, dims: Sequence[int]) -> None:
                          f"{int(fwd[k])}: it is not a bijection on this shape")
 
 
+def program_table(compiled: Compiled) -> Any:
+    """The program's value at every point of its index space, row-major (NumPy int64; the forward table
+    ``fwd[k] = L(B⁻¹(k))`` of a layout's program)."""
+    import numpy
+
+    table = numpy.empty(compiled.numel, dtype=numpy.int64)
+    compiled.program.table(table.ctypes.data)
+    return table
+
+
 def check_bijection(compiled: Compiled) -> Optional[Any]:
     """Checks once per compiled layout (O(numel), before any data moves) that its forward map is a bijection
     on its index space; returns the forward table when it had to build it (``None`` when already checked)."""
     if compiled.bijective:
         return None
-    import numpy
-
-    fwd = numpy.empty(compiled.numel, dtype=numpy.int64)
-    compiled.program.table(fwd.ctypes.data)
+    fwd = program_table(compiled)
     check_permutation(fwd, compiled.dims)
     compiled.bijective = True
     return fwd
@@ -371,8 +358,7 @@ def permutation_tables(compiled: Compiled) -> Tuple[Any, Any]:
     if compiled.tables is None:
         fwd = check_bijection(compiled)
         if fwd is None:
-            fwd = numpy.empty(compiled.numel, dtype=numpy.int64)
-            compiled.program.table(fwd.ctypes.data)
+            fwd = program_table(compiled)
         inv = numpy.empty_like(fwd)
         inv[fwd] = numpy.arange(compiled.numel, dtype=numpy.int64)
         fwd.setflags(write=False)

@@ -524,29 +524,24 @@ def _launch(compiled: Any, src: Any, gather: bool, batch: int) -> Any:
     return dst
 
 
-def _table(program: Any) -> Any:
-    import numpy
-
-    table = numpy.empty(program.numel, dtype=numpy.int64)
-    program.program.table(table.ctypes.data)
-    return table
-
-
-def _check_inverse(compiled: Any, inverse_factory: Optional[Any], batch: int) -> None:
+def _check_inverse(compiled: Any, inverse_factory: Optional[Any], batch: int,
+                   forward_table: Optional[Any] = None) -> None:
     """Once per compiled layout: the inverse map's program (``compiler.compile_inverse_program``), kept in
     ``compiled.inverse_gather`` only if it is fusable and undoes the forward map at every offset (a ``GenP``'s
     inverse is the user's function: it is checked, not trusted); otherwise ``False`` and the scatter serves."""
     if getattr(compiled, "inverse_gather", None) is not None:
         return
     from .._bridge import LegoError
+    from .compiler import program_table
 
     chosen: Any = False
     if inverse_factory is not None:
         try:
             candidate = inverse_factory()
             kernel_for(candidate, batch)
-            forward_table = _table(compiled)
-            inverse_table = _table(candidate)
+            if forward_table is None:
+                forward_table = program_table(compiled)
+            inverse_table = program_table(candidate)
             import numpy
 
             chunk = 1 << 22
@@ -585,13 +580,13 @@ def _make_move() -> Any:
 _MOVE: List[Any] = []
 
 
-def _require_bijection(compiled: Any) -> None:
+def _require_bijection(compiled: Any) -> Optional[Any]:
     """The kernels write every output element exactly once only for a bijection (the scatter's destinations,
     the gather's sources): ``compiler.check_bijection``, once per compiled layout, so no path returns memory the
-    kernel did not write."""
+    kernel did not write. The forward table when it was built now (``_check_inverse`` reuses it)."""
     from .compiler import check_bijection
 
-    check_bijection(compiled)
+    return check_bijection(compiled)
 
 
 def move(compiled: Any, t: Any, gather: bool, batch: int = 1, inverse: Optional[Any] = None) -> Any:
@@ -602,8 +597,7 @@ def move(compiled: Any, t: Any, gather: bool, batch: int = 1, inverse: Optional[
     if t.numel() != compiled.numel * batch:
         raise ValueError(f"Tensor numel ({t.numel()}) != layout numel ({compiled.numel * batch})")
     kernel_for(compiled, batch)  # NotFusable here, before autograd records anything
-    _require_bijection(compiled)
-    _check_inverse(compiled, inverse, batch)
+    _check_inverse(compiled, inverse, batch, _require_bijection(compiled))
     if not _MOVE:
         _MOVE.append(_make_move())
     return _MOVE[0].apply(t.reshape(-1), compiled, gather, batch)
