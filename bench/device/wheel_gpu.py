@@ -183,7 +183,8 @@ def tensor_api(n):
             for key, (program, gathers, tile) in triton_layout._TUNED.items():
                 if key[0] == layout._compiled.key and key[3] == dtype:
                     how = "gather" if key[1] else "inverse gather" if gathers else "scatter"
-                    choices[key[1]] = f"{how} {tile['BR']}x{tile['BC']}/{tile['num_warps']}"
+                    boxed = f" box {tile['BRS']}x{tile['BCS']}" if "BCS" in tile else ""
+                    choices[key[1]] = f"{how} {tile['BR']}x{tile['BC']}/{tile['num_warps']}{boxed}"
             record({"section": "c", "layout": name, "dtype": str(dtype).replace("torch.", ""), "size": f"{n}x{n}",
                     "fused": fused, "choice_transform": choices.get(True), "choice_inverse": choices.get(False), "correct_transform": ok_fwd, "correct_inverse": ok_back,
                     **{f"{k}_GBs": v for k, v in gbs.items()},

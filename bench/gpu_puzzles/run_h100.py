@@ -170,6 +170,15 @@ MEMORY_BOUND = [
     ("puzzle_18", (65536, 256), None, "softmax", lambda s: (s[0],), "softmax 65536×256"),
     ("puzzle_21", (65536, 256), "2d", "copy", lambda s: (), "embedding 2-D copy"),
     ("puzzle_22_layernorm", (MIB64,), "layernorm", "layernorm", lambda s: (64,), "layernorm rows of 64"),
+    # The same puzzles with four elements per thread (only the layout changes) or one warp per row.
+    ("puzzle_01", (MIB64,), "map x4", "add10", lambda s: (), "map a+10, 4 per thread"),
+    ("puzzle_02", (MIB64,), "zip x4", "zip", lambda s: (), "zip a+b, 4 per thread"),
+    ("puzzle_06", (MIB64,), "blocks x4", "add10", lambda s: (), "blocks a+10, 4 per thread"),
+    ("puzzle_07", (4096,), "2dblocks x4", "add10", lambda s: (), "2-D blocks a+10 (4096²), 64×4 blocks, 4 rows per thread"),
+    ("puzzle_08", (MIB64,), "shared_mem x4", "add10", lambda s: (), "shared a+10, 4 per thread"),
+    ("puzzle_15", (65536, 256), "axis_sum warp", "rowsum", lambda s: (s[0],), "axis sum 65536×256, a warp per row"),
+    ("puzzle_18", (65536, 256), "softmax warp", "softmax", lambda s: (s[0],), "softmax 65536×256, a warp per row"),
+    ("puzzle_21", (65536, 256), "2d x4", "copy", lambda s: (), "embedding 2-D copy, 4 rows per block"),
 ]
 
 

@@ -125,6 +125,20 @@ def test_puzzle_runs_on_the_cpu_against_numpy(stem):
         pytest.skip(f"{stem}: no kernel the CPU emulation can run (GPU-only operations)")
 
 
+@pytest.mark.parametrize("stem, label", [("puzzle_15_axis_sum", "axis_sum warp"), ("puzzle_18_softmax", "softmax warp")])
+def test_warp_per_row_kernels_on_the_cpu_at_64_columns(stem, label):
+    # The catalogue's softmax rows (16) are narrower than a warp, so its warp-per-row kernel is built only at
+    # the benchmark's sizes; here at 8 rows of 64 (two steps of 32 lanes) against NumPy.
+    module = importlib.import_module(stem)
+    case = next(c for c in module.build(8, 64) if c["label"] == label)
+    kernel = case["kernel"]
+    arrays = bench_utils._inputs(kernel, case.get("init_mod", 10000))
+    expected = np.asarray(case["expected"]([a.astype(np.float32) for a in arrays[:-1]]), np.float64).ravel()
+    kernel.run_cpu(*arrays)
+    ok, err = bench_utils.compare_output(arrays[-1], expected, case.get("atol", 0), case.get("rtol", 0))
+    assert ok, f"{label}: max error {err}"
+
+
 def test_h100_script_generates_ptx_for_every_cuda_kernel(capsys):
     # bench/gpu_puzzles/run_h100.py --dry-run: the catalogue kernels and the benchmark-size kernels it would
     # launch on the device all compile to PTX here, so a puzzle edit cannot break the device run unnoticed.

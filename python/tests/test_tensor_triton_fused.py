@@ -162,3 +162,71 @@ def test_swizzle_offsets_cost_three_tile_operations():
     nodes, result = triton_layout.optimize(program.nodes, program.result, 2)
     kinds = sorted(kind for kind, _, _ in nodes if kind not in ("const", "dim"))
     assert kinds == ["addi", "andi", "shli", "xori"], nodes
+
+
+def test_access_plan_contiguity_and_boxes_by_hand():
+    """Facts derived by hand for each layout's offsets, then one offset moved so the fact breaks (the check
+    reads every point: a single wrong offset must lower the claim)."""
+    from lego.backend import access_plan
+
+    i, j = np.meshgrid(np.arange(64), np.arange(64), indexing="ij")
+    transpose = (i + 64 * j).reshape(-1)  # ColMajor: consecutive down a column, stride 64 along a row
+    assert access_plan.contiguity(transpose, 64) == (16, 1)
+    # A 32 x 32 tile at (r0, c0) reads rows c0..c0+31, columns r0..r0+31 of the source: a 32 x 32 box.
+    assert access_plan._box_holds(transpose.reshape(64, 64), (32, 32), (32, 32), 64)
+    assert ((32, 32), (32, 32)) in access_plan.boxes(transpose, 64)
+    # A 16 x 64 tile reads 64 source rows, 16 columns each: not a 16 x 64 box.
+    assert not access_plan._box_holds(transpose.reshape(64, 64), (16, 64), (16, 64), 64)
+    swizzle = (i * 64 + (i ^ j)).reshape(-1)  # XOR of the column with the row: no run of 2 anywhere ...
+    assert access_plan.contiguity(swizzle, 64) == (1, 1)
+    # ... but row i of a 1 x 64 tile reads exactly row i of the source (i ^ j covers 0..63): a 1 x 64 box,
+    # and a 16 x 64 tile the 16 x 64 box of its own rows.
+    assert ((16, 64), (16, 64)) in access_plan.boxes(swizzle, 64)
+    tiled = (((i // 8) * 8 + j // 8) * 64 + (i % 8) * 8 + j % 8).reshape(-1)  # 8 x 8 tiles, row-major inside
+    assert access_plan.contiguity(tiled, 64) == (1, 8)
+    broken = tiled.copy()
+    broken[[4, 5, 6, 7]] = broken[[6, 7, 4, 5]]  # 0 1 2 3 6 7 4 5: pairs stay runs, quads do not
+    assert access_plan.contiguity(broken, 64) == (1, 2)
+    broken = swizzle.copy()
+    far = 63 * 64 + 7
+    broken[[3, far]] = broken[[far, 3]]  # one element of row 0 now comes from row 63: no box of 16 rows holds
+    assert ((16, 64), (16, 64)) not in access_plan.boxes(broken, 64)
+
+
+BOX_SCRIPT = textwrap.dedent("""
+    import numpy as np, torch, lego
+    from lego.backend import triton_layout, access_plan
+    from lego.backend.compiler import program_table, compile_inverse_program
+
+    runs = 0
+    for layout in (lego.Swizzle((64, 64)), lego.ZCurve((64, 64)), lego.ColMajor((64, 64)),
+                   lego.TiledPermute((64, 64), (8, 8))):
+        for program in (layout._compiled, compile_inverse_program(layout._layout, layout._bindings, layout._compiled)):
+            table = program_table(program)
+            x = torch.randn(program.numel)
+            want = x[torch.as_tensor(table)]  # the gather dst[k] = src[off(k)], from the table
+            program.contiguity = access_plan.contiguity(table, program.dims[-1])
+            source, _ = triton_layout.emit_source(program)
+            if program.contiguity != (1, 1):
+                assert "tl.max_contiguous" in source, program.contiguity
+            dst = torch.empty_like(x)
+            triton_layout._run((program, True, triton_layout.TILE), x, dst, 1)
+            assert torch.equal(dst, want), ("hinted", layout)
+            for (br, bc), (brs, bcs) in access_plan.boxes(table, program.dims[-1]):
+                tile = {"BR": br, "BC": bc, "BRS": brs, "BCS": bcs, "num_warps": 4}
+                assert "tl.gather" in triton_layout.emit_source(program, tile=tile)[0]
+                dst = torch.full_like(x, float("nan"))
+                triton_layout._run((program, True, tile), x, dst, 1)
+                assert torch.equal(dst, want), ("box", layout, tile)
+                runs += 1
+    assert runs >= 8, runs
+    print("box ok", runs)
+""")
+
+
+def test_box_and_hinted_kernels_match_the_table_under_the_interpreter(tmp_path):
+    env = dict(os.environ, TRITON_INTERPRET="1", LEGO_TRITON_LAYOUT="1")
+    result = subprocess.run([sys.executable, "-c", BOX_SCRIPT], capture_output=True, text=True, env=env, timeout=900,
+                            cwd=tmp_path)
+    assert result.returncode == 0, result.stderr[-4000:]
+    assert "box ok" in result.stdout

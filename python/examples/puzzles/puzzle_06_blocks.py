@@ -16,7 +16,24 @@ def build(N):
     def add_10_blocks(A: Buffer(T, N), Out: Buffer(T, N)):
         Out[block_id.x, thread_id.x] = A[block_id.x, thread_id.x] + 10.0
 
-    return [dict(kernel=add_10_blocks, expected=lambda ins: ins[0] + 10, label="blocks")]
+    cases = [dict(kernel=add_10_blocks, expected=lambda ins: ins[0] + 10, label="blocks")]
+    if N % (4 * TPB) == 0:
+        # Each block covers four blocks' worth: [block, k, thread] (puzzle 01's "map x4").
+        T4 = OrderBy(Row(N)).TileBy([N // (4 * TPB)], [4], [TPB])
+
+        @gpu_kernel(grid=(N // (4 * TPB),), block=(TPB,))
+        def add_10_blocks_x4(A: Buffer(T4, N), Out: Buffer(T4, N)):
+            a0 = A[block_id.x, 0, thread_id.x]
+            a1 = A[block_id.x, 1, thread_id.x]
+            a2 = A[block_id.x, 2, thread_id.x]
+            a3 = A[block_id.x, 3, thread_id.x]
+            Out[block_id.x, 0, thread_id.x] = a0 + 10.0
+            Out[block_id.x, 1, thread_id.x] = a1 + 10.0
+            Out[block_id.x, 2, thread_id.x] = a2 + 10.0
+            Out[block_id.x, 3, thread_id.x] = a3 + 10.0
+
+        cases.append(dict(kernel=add_10_blocks_x4, expected=lambda ins: ins[0] + 10, label="blocks x4"))
+    return cases
 
 
 if __name__ == "__main__":

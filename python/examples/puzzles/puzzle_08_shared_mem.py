@@ -18,7 +18,32 @@ def build(N):
         barrier()
         Out[block_id.x, thread_id.x] = s[thread_id.x] + 10.0
 
-    return [dict(kernel=add_10_shared, expected=lambda ins: ins[0] + 10, label="shared_mem")]
+    cases = [dict(kernel=add_10_shared, expected=lambda ins: ins[0] + 10, label="shared_mem")]
+    if N % (4 * 32) == 0:
+        # Four elements per thread through the layout ([block, k, thread], puzzle 01's "map x4"), staged in a
+        # shared buffer of 4·WG.
+        WG4 = min(256, N // 4)
+        T4 = OrderBy(Row(N)).TileBy([N // (4 * WG4)], [4], [WG4])
+        S4 = OrderBy(Row(4 * WG4)).TileBy([4], [WG4])
+
+        @gpu_kernel(grid=(N // (4 * WG4),), block=(WG4,))
+        def add_10_shared_x4(A: Buffer(T4, N), Out: Buffer(T4, N), s: Shared(S4, 4 * WG4)):
+            a0 = A[block_id.x, 0, thread_id.x]
+            a1 = A[block_id.x, 1, thread_id.x]
+            a2 = A[block_id.x, 2, thread_id.x]
+            a3 = A[block_id.x, 3, thread_id.x]
+            s[0, thread_id.x] = a0
+            s[1, thread_id.x] = a1
+            s[2, thread_id.x] = a2
+            s[3, thread_id.x] = a3
+            barrier()
+            Out[block_id.x, 0, thread_id.x] = s[0, thread_id.x] + 10.0
+            Out[block_id.x, 1, thread_id.x] = s[1, thread_id.x] + 10.0
+            Out[block_id.x, 2, thread_id.x] = s[2, thread_id.x] + 10.0
+            Out[block_id.x, 3, thread_id.x] = s[3, thread_id.x] + 10.0
+
+        cases.append(dict(kernel=add_10_shared_x4, expected=lambda ins: ins[0] + 10, label="shared_mem x4"))
+    return cases
 
 
 if __name__ == "__main__":

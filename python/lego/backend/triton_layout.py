@@ -341,8 +341,15 @@ def emit_source(compiled: Any, name: str = "lego_layout_move", batch: int = 1,
     rows = numel // columns
     lines, result, wide = _plan(compiled)
     wide = wide or numel * batch > _INT32[1]
-    block_c = min(_pow2_at_least(columns), int(tile["BC"]) if rows > 1 else 4096)
-    block_r = min(_pow2_at_least(rows), max(int(tile["BR"]) * int(tile["BC"]) // block_c, 1))
+    box = (int(tile["BRS"]), int(tile["BCS"])) if "BCS" in tile else None
+    if box is not None:
+        # A box tile is exactly the shape access_plan.boxes checked; it tiles the index space exactly.
+        block_r, block_c = int(tile["BR"]), int(tile["BC"])
+        if rows % block_r or columns % block_c:
+            raise NotFusable("a box tile that does not divide the index space")
+    else:
+        block_c = min(_pow2_at_least(columns), int(tile["BC"]) if rows > 1 else 4096)
+        block_r = min(_pow2_at_least(rows), max(int(tile["BR"]) * int(tile["BC"]) // block_c, 1))
     tiles_c = -(-columns // block_c)
     tiles_r = -(-rows // block_r)
     exact = rows % block_r == 0 and columns % block_c == 0
@@ -375,7 +382,27 @@ def emit_source(compiled: Any, name: str = "lego_layout_move", batch: int = 1,
     body += ["    " + line for line in lines]
     body.append(f"    off = {result} + tl.zeros([BR, BC], dtype=IDX)")
     body.append(f"    lin = rr * {columns} + cc")
-    if exact:
+    # Contiguity checked on the whole table (access_plan.contiguity), at most one tile long: Triton may then
+    # load (or store) the offsets as vectors.
+    v0, v1 = getattr(compiled, "contiguity", None) or (1, 1)
+    v0, v1 = min(v0, block_r), min(v1, block_c)
+    if (v0, v1) != (1, 1) and box is None:
+        body.append(f"    off = tl.max_contiguous(tl.multiple_of(off, [{v0}, {v1}]), [{v0}, {v1}])")
+    if box is not None:
+        brs, bcs = box
+        body += [
+            "    # The tile's sources fill one aligned box (access_plan.boxes, checked at every offset): load it",
+            "    # with contiguous rows, permute it on chip.",
+            f"    origin = (tl.min(tl.min(off, axis=1), axis=0) // {bcs}) * {bcs}",
+            f"    box_r = origin // {columns}",
+            f"    box_c = origin % {columns}",
+            f"    box = tl.load(src + base + (box_r + tl.arange(0, {brs}).to(IDX))[:, None] * {columns}"
+            f" + (box_c + tl.arange(0, {bcs}).to(IDX))[None, :])",
+            f"    local = (off // {columns} - box_r) * {bcs} + (off % {columns} - box_c)",
+            f"    moved = tl.gather(tl.reshape(box, [{brs * bcs}]), tl.reshape(local, [{brs * bcs}]).to(tl.int32), 0)",
+            f"    tl.store(dst + base + lin, tl.reshape(moved, [BR, BC]))",
+        ]
+    elif exact:
         body += ["    if GATHER:",
                  "        tl.store(dst + base + lin, tl.load(src + base + off))",
                  "    else:",
@@ -409,7 +436,8 @@ def kernel_for(compiled: Any, batch: int = 1, tile: Optional[Dict[str, int]] = N
     """``(triton kernel, launch parameters)`` of ``compiled``, cached per (layout and shape, batch width, tile,
     interpreter mode); Triton itself caches the binaries per element type and device."""
     tile_key = tuple(sorted((TILE if tile is None else tile).items()))
-    key = (compiled.key, batch * compiled.numel > _INT32[1], tile_key, _interpreting())
+    key = (compiled.key, batch * compiled.numel > _INT32[1], tile_key, getattr(compiled, "contiguity", None),
+           _interpreting())
     with _LOCK:
         cached = _KERNELS.get(key)
     if cached is not None:
@@ -458,10 +486,30 @@ def _candidates(compiled: Any, gather: bool) -> List[Tuple[Any, bool, Dict[str, 
     """``(program, gather, tile)`` choices that move the data the same way. The scatter direction runs either as the scatter or as a gather through the inverse map (when it was
     checked, ``_check_inverse``), whose writes are contiguous."""
     if gather:
-        return [(compiled, True, tile) for tile in FORWARD_TILES]
+        return [(compiled, True, tile) for tile in FORWARD_TILES + _box_tiles(compiled)]
     inverse = getattr(compiled, "inverse_gather", None)
-    gathers = [(inverse, True, tile) for tile in INVERSE_GATHER_TILES] if inverse else []
+    gathers = [(inverse, True, tile) for tile in INVERSE_GATHER_TILES + _box_tiles(inverse)] if inverse else []
     return gathers + [(compiled, False, tile) for tile in SCATTER_TILES]
+
+
+def _box_tiles(program: Any) -> List[Dict[str, int]]:
+    """The box tiles ``access_plan.boxes`` found and checked for ``program`` (gather only)."""
+    return [{"BR": br, "BC": bc, "BRS": brs, "BCS": bcs, "num_warps": 8 if br * bc >= 4096 else 4}
+            for (br, bc), (brs, bcs) in (getattr(program, "boxes", None) or [])]
+
+
+def _plan_access(program: Any, table: Optional[Any]) -> None:
+    """Once per program: its contiguity and boxes (lego.backend.access_plan), from its full table."""
+    if getattr(program, "contiguity", None) is not None:
+        return
+    from . import access_plan
+    from .compiler import program_table
+
+    if table is None:
+        table = program_table(program)
+    columns = program.dims[-1]
+    program.boxes = access_plan.boxes(table, columns) if program.numel >= TUNE_MIN_NUMEL else []
+    program.contiguity = access_plan.contiguity(table, columns)
 
 
 def _run(choice: Tuple[Any, bool, Dict[str, int]], src: Any, dst: Any, batch: int) -> None:
@@ -493,21 +541,21 @@ def _choose(compiled: Any, gather: bool, src: Any, dst: Any, batch: int) -> Tupl
         chosen = _TUNED.get(key)
     if chosen is not None:
         return chosen
-    best: Optional[Tuple[float, int]] = None
-    for index, choice in enumerate(candidates):
+    for choice in candidates:
         _run(choice, src, dst, batch)  # compiles
         _run(choice, src, dst, batch)
-        times = []
-        for _ in range(5):
+    # Interleaved rounds, best of each: a clock or neighbour change during tuning then hits every candidate.
+    best = [float("inf")] * len(candidates)
+    for _ in range(4):
+        for index, choice in enumerate(candidates):
             start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
             start.record()
-            _run(choice, src, dst, batch)
+            for _ in range(2):
+                _run(choice, src, dst, batch)
             end.record()
             end.synchronize()
-            times.append(start.elapsed_time(end))
-        if best is None or min(times) < best[0]:
-            best = (min(times), index)
-    chosen = candidates[best[1] if best is not None else 0]
+            best[index] = min(best[index], start.elapsed_time(end))
+    chosen = candidates[min(range(len(candidates)), key=best.__getitem__)]
     with _LOCK:
         _TUNED[key] = chosen
     return chosen
@@ -553,6 +601,8 @@ def _check_inverse(compiled: Any, inverse_factory: Optional[Any], batch: int,
                     exact = False
                     break
             chosen = candidate if exact else False
+            if exact:
+                _plan_access(candidate, inverse_table)
         except (NotFusable, LegoError, ValueError, TypeError, IndexError, NotImplementedError):
             chosen = False
     compiled.inverse_gather = chosen
@@ -597,7 +647,9 @@ def move(compiled: Any, t: Any, gather: bool, batch: int = 1, inverse: Optional[
     if t.numel() != compiled.numel * batch:
         raise ValueError(f"Tensor numel ({t.numel()}) != layout numel ({compiled.numel * batch})")
     kernel_for(compiled, batch)  # NotFusable here, before autograd records anything
-    _check_inverse(compiled, inverse, batch, _require_bijection(compiled))
+    table = _require_bijection(compiled)
+    _plan_access(compiled, table)
+    _check_inverse(compiled, inverse, batch, table)
     if not _MOVE:
         _MOVE.append(_make_move())
     return _MOVE[0].apply(t.reshape(-1), compiled, gather, batch)
