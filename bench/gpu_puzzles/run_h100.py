@@ -141,8 +141,9 @@ def check_attention(puzzles: List[Any], dry_run: bool, seq: int = 64, dim: int =
 # --- 3. timing ---------------------------------------------------------------------------------------------
 
 def _case(puzzles: List[Any], prefix: str, sizes: Tuple[int, ...], label: Optional[str]) -> Dict[str, Any]:
+    prefix, _, builder = prefix.partition(":")  # "puzzle_14:build_rows": a builder other than build()
     module = next(m for m in puzzles if m.__name__.startswith(prefix))
-    cases = module.build(*sizes)
+    cases = getattr(module, builder or "build")(*sizes)
     return next(c for c in cases if label is None or c["label"] == label)
 
 
@@ -155,6 +156,9 @@ def _torch_ops() -> Dict[str, Callable[..., Any]]:
         "rowsum": lambda a, out, rows: torch.sum(a.view(rows, -1), dim=1, out=out),
         # no out= form: torch allocates its result (from its caching allocator), as a user's call would
         "softmax": lambda a, out, rows: torch.softmax(a.view(rows, -1), dim=1),
+        "guards": lambda a, out, size: torch.add(a[:size], 10.0, out=out[:size]),
+        "broadcast": lambda a, b, out, s: torch.add(a[None, :], b[:, None], out=out.view(s, s)),
+        "cumsum": lambda a, out, rows: torch.cumsum(a.view(rows, -1), dim=1, out=out.view(rows, -1)),
         "layernorm": lambda x, g, b, out, wg: torch.nn.functional.layer_norm(x.view(-1, wg), (wg,), g, b, eps=1e-5),
     }
 
@@ -175,6 +179,10 @@ MEMORY_BOUND = [
     ("puzzle_02", (MIB64,), "zip x4", "zip", lambda s: (), "zip a+b, 4 per thread"),
     ("puzzle_06", (MIB64,), "blocks x4", "add10", lambda s: (), "blocks a+10, 4 per thread"),
     ("puzzle_07", (4096,), "2dblocks x4", "add10", lambda s: (), "2-D blocks a+10 (4096²), 64×4 blocks, 4 rows per thread"),
+    ("puzzle_03", (MIB64 - 100,), "guards x4", "guards", lambda s: (s[0],), "guards a+10 (2^24 − 100 of 2^24), 4 per thread"),
+    ("puzzle_04", (4096,), "2dmap x4", "add10", lambda s: (), "2-D map a+10 (4096²), 64×4 blocks, 4 rows per thread"),
+    ("puzzle_05", (4096,), "broadcast x4", "broadcast", lambda s: (s[0],), "broadcast a[c]+b[r] (4096²), 4 rows per thread"),
+    ("puzzle_14:build_rows", (65536, 256), "prefix_sum rows", "cumsum", lambda s: (s[0],), "prefix sum of 65536 rows of 256, a warp per row"),
     ("puzzle_08", (MIB64,), "shared_mem x4", "add10", lambda s: (), "shared a+10, 4 per thread"),
     ("puzzle_15", (65536, 256), "axis_sum warp", "rowsum", lambda s: (s[0],), "axis sum 65536×256, a warp per row"),
     ("puzzle_18", (65536, 256), "softmax warp", "softmax", lambda s: (s[0],), "softmax 65536×256, a warp per row"),

@@ -125,12 +125,15 @@ def test_puzzle_runs_on_the_cpu_against_numpy(stem):
         pytest.skip(f"{stem}: no kernel the CPU emulation can run (GPU-only operations)")
 
 
-@pytest.mark.parametrize("stem, label", [("puzzle_15_axis_sum", "axis_sum warp"), ("puzzle_18_softmax", "softmax warp")])
-def test_warp_per_row_kernels_on_the_cpu_at_64_columns(stem, label):
-    # The catalogue's softmax rows (16) are narrower than a warp, so its warp-per-row kernel is built only at
-    # the benchmark's sizes; here at 8 rows of 64 (two steps of 32 lanes) against NumPy.
+@pytest.mark.parametrize("stem, builder, label", [("puzzle_15_axis_sum", "build", "axis_sum warp"),
+                                                   ("puzzle_18_softmax", "build", "softmax warp"),
+                                                   ("puzzle_14_prefix_sum", "build_rows", "prefix_sum rows")])
+def test_warp_per_row_kernels_on_the_cpu_at_64_columns(stem, builder, label):
+    # The catalogue's softmax rows (16) are narrower than a warp and its prefix sum is one block, so these
+    # warp-per-row kernels are built at the benchmark's sizes; here at 8 rows of 64 (two steps of 32 lanes,
+    # so the scan's carry between steps is exercised) against NumPy.
     module = importlib.import_module(stem)
-    case = next(c for c in module.build(8, 64) if c["label"] == label)
+    case = next(c for c in getattr(module, builder)(8, 64) if c["label"] == label)
     kernel = case["kernel"]
     arrays = bench_utils._inputs(kernel, case.get("init_mod", 10000))
     expected = np.asarray(case["expected"]([a.astype(np.float32) for a in arrays[:-1]]), np.float64).ravel()
