@@ -245,11 +245,16 @@ def time_memory_bound(puzzles: List[Any], dry_run: bool, rounds: int) -> List[Tu
     return rows
 
 
+# (puzzle prefix, case label, description, f16 inputs) — each timed at 4096 against torch.matmul
+MATMULS = [("puzzle_16", "tiled", "fp32 tiled smem vs torch.matmul (TF32 off)", False),
+           ("puzzle_16", "register_tiled", "fp32 register-tiled 128×128×8, 8×8 per thread vs torch.matmul (TF32 off)",
+            False),
+           ("puzzle_33", "mma", "WMMA f16→f32 vs cuBLAS fp16", True)]
+
+
 def time_matmuls(puzzles: List[Any], dry_run: bool, rounds: int, size: int = 4096) -> List[Tuple[str, ...]]:
     rows = []
-    specs = [("puzzle_16", "tiled", "fp32 tiled smem vs torch.matmul (TF32 off)", False),
-             ("puzzle_33", "mma", "WMMA f16→f32 vs cuBLAS fp16", True)]
-    for prefix, label, what, half in specs:
+    for prefix, label, what, half in MATMULS:
         try:
             if not any(m.__name__.startswith(prefix) for m in puzzles):
                 continue

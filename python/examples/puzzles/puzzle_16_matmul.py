@@ -1,9 +1,12 @@
 # RUN: env PYTHONPATH=%{pythonpath} %{python} %s 64
 # REQUIRES: gpu
 """Puzzle 16 (matmul): (1) naive S×S, one thread per output; (2) the same through shared copies of A and B in
-one block; (3) tiled M×N×K with 16×16 shared tiles, barriers inside the K loop."""
+one block; (3) tiled M×N×K with 16×16 shared tiles, barriers inside the K loop; (4) register-tiled SGEMM: a BM×BN block
+tile (128×128 when M and N allow), BK = 8, each thread an 8×8 register block (``Registers``), A staged
+transposed in shared memory, the k-loop over the tile unrolled (``static_range``) so each k step is 16 shared
+loads feeding 64 FMAs."""
 import sys
-from lego.backend.gpu_dsl import gpu_kernel, Buffer, Shared
+from lego.backend.gpu_dsl import gpu_kernel, Buffer, Shared, Registers, static_range
 import bench_utils
 
 ARG_NAMES, ARGS, TARGETS = ["m", "n", "k"], [64, 64, 64], bench_utils.T8
@@ -29,6 +32,56 @@ def build_tiled(M, N, K):
         C[row, col] = acc
 
     return tiled_matmul
+
+
+def build_register_tiled(M, N, K, BM=128, BN=128, BK=8, TM=8, TN=8):
+    BM, BN = min(BM, M), min(BN, N)
+    TY, TX = BM // TM, BN // TN        # thread grid of the block tile
+    T = TX * TY                        # threads per block
+    LA, LB = BM * BK // T, BK * BN // T  # tile elements each thread stages
+    assert M % BM == 0 and N % BN == 0 and K % BK == 0 and BK % LA == 0 and BN % LB == 0, (M, N, K)
+    # thread-index splits by shifts and masks (all powers of two): floored // and % on the thread id would
+    # cost signed-division fix-ups (and naga rejects the negation they contain on the WGSL targets)
+    SA, SB = (BK // LA).bit_length() - 1, (BN // LB).bit_length() - 1
+    SX = TX.bit_length() - 1
+    assert all(1 << v == w for v, w in ((SA, BK // LA), (SB, BN // LB), (SX, TX))), (BK, LA, BN, LB, TX)
+
+    @gpu_kernel(grid=(N // BN, M // BM), block=(T,))
+    def register_tiled(A: Buffer[M, K], B: Buffer[K, N], C: Buffer[M, N], sa: Shared[BK, BM],
+                       sb: Shared[BK, BN]):
+        tid = thread_id.x
+        tx = tid & (TX - 1)
+        ty = tid >> SX
+        row0 = block_id.y * BM
+        col0 = block_id.x * BN
+        # staging: each thread copies a run of LA (LB) consecutive elements of one row of the A (B) tile
+        a_row = tid >> SA
+        a_col = (tid & (BK // LA - 1)) * LA
+        b_row = tid >> SB
+        b_col = (tid & (BN // LB - 1)) * LB
+        acc = Registers(TM, TN)
+        a = Registers(TM)
+        b = Registers(TN)
+        for k0 in range(0, K, BK):
+            for s in static_range(LA):
+                sa[a_col + s, a_row] = A[row0 + a_row, k0 + a_col + s]  # A transposed: sa[k, m]
+            for s in static_range(LB):
+                sb[b_row, b_col + s] = B[k0 + b_row, col0 + b_col + s]
+            barrier()
+            for kk in static_range(BK):
+                for i in static_range(TM):
+                    a[i] = sa[kk, i // 4 * (TY * 4) + ty * 4 + i % 4]
+                for j in static_range(TN):
+                    b[j] = sb[kk, j // 4 * (TX * 4) + tx * 4 + j % 4]
+                for i in static_range(TM):
+                    for j in static_range(TN):
+                        acc[i, j] = fma(a[i], b[j], acc[i, j])
+            barrier()
+        for i in static_range(TM):
+            for j in static_range(TN):
+                C[row0 + i // 4 * (TY * 4) + ty * 4 + i % 4, col0 + j // 4 * (TX * 4) + tx * 4 + j % 4] = acc[i, j]
+
+    return register_tiled
 
 
 def build(M, N=None, K=None):
@@ -58,7 +111,9 @@ def build(M, N=None, K=None):
 
     return [dict(kernel=naive_matmul, expected=mm(S, S, S), label="naive", atol=1e-2, init_mod=10),
             dict(kernel=smem_matmul, expected=mm(S, S, S), label="shared", atol=1e-2, init_mod=10),
-            dict(kernel=build_tiled(M, N, K), expected=mm(M, N, K), label="tiled", atol=1e-2, init_mod=10)]
+            dict(kernel=build_tiled(M, N, K), expected=mm(M, N, K), label="tiled", atol=1e-2, init_mod=10),
+            dict(kernel=build_register_tiled(M, N, K), expected=mm(M, N, K), label="register_tiled", atol=1e-2,
+                 init_mod=10)]
 
 
 if __name__ == "__main__":

@@ -44,6 +44,8 @@ def _assigned_names(statements: Sequence[ast.stmt]) -> Set[str]:
         for node in ast.walk(statement):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
                 names.add(node.id)
+            elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Name):
+                names.add(node.value.id)  # a register array's element (buffer names are never locals)
     return names
 
 
@@ -67,6 +69,12 @@ _WARP_CALLS = {"shuffle_down", "shuffle_up", "shuffle_xor", "shuffle_idx", "broa
 def _has_barrier(statements: Sequence[ast.stmt]) -> bool:
     return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "barrier"
                for statement in statements for n in ast.walk(statement))
+
+
+def _register_keys(name: str, shape: Tuple[int, ...]) -> List[str]:
+    """The env keys of a register array's elements (``acc[3,5]``: not a Python name, so no local collides)."""
+    import itertools
+    return [f"{name}[{','.join(map(str, idx))}]" for idx in itertools.product(*(range(d) for d in shape))]
 
 
 class _Scope(dict):
@@ -300,7 +308,19 @@ class KernelCompiler:
 
     def assign(self, target: ast.expr, value: Value, env: _Scope, node: ast.AST) -> None:
         if isinstance(target, ast.Name):
+            if value[1] == "regs_new":
+                return self.bind_registers(target.id, value[0], env, node)
+            if value[1] == "regs":
+                raise self.type_error(node, "a register array is not a value (copy its elements one by one)")
+            if target.id in env and env[target.id][1] == "regs":
+                raise self.type_error(node, f"'{target.id}' is a register array; assign its elements")
             env[target.id] = value
+            return
+        if isinstance(target, ast.Subscript) and self._is_registers(target, env):
+            key = self.register_key(target, env)
+            if value[1] not in _RUNTIME + ("ct_int", "ct_float"):
+                raise self.type_error(node, f"a {value[1]} value cannot be held in a register array")
+            env[key] = value
             return
         if isinstance(target, ast.Subscript):
             name, buf = self.buffer_of(target, node)
@@ -311,12 +331,18 @@ class KernelCompiler:
         raise self.not_impl(node, f"Assign to {type(target).__name__}")
 
     def _carried(self, names: Set[str], env: _Scope) -> List[str]:
+        names = set(names)
+        for n in list(names):
+            if n in env and env[n][1] == "regs":
+                names |= {k for k in _register_keys(n, env[n][0])}
         return sorted(n for n in names if n in env and env[n][1] in _RUNTIME + ("ct_int", "ct_float"))
 
     def for_(self, node: ast.For, env: _Scope) -> None:
         it = node.iter
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "static_range" and not node.orelse:
+            return self.static_for(node, env)
         if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range") or node.orelse:
-            raise self.assertion(node, "for loops are `for v in range(...)`")
+            raise self.assertion(node, "for loops are `for v in range(...)` or `for v in static_range(...)`")
         if not isinstance(node.target, ast.Name):
             raise self.assertion(node, "the loop variable must be a plain name")
         if not 1 <= len(it.args) <= 3:
@@ -442,6 +468,84 @@ class KernelCompiler:
             self.block(node.body, env)
         raise self.assertion(node, f"while loop still running after {_MAX_WHILE_STEPS} unrolled iterations")
 
+    # --- compile-time unrolling and register arrays -------------------------------------------------------------
+    # ``for v in static_range(…)`` is unrolled at trace time (v is a compile-time int in each copy of the body).
+    # ``r = Registers(d0, d1, …[, init=0.0])`` is a per-thread array indexed only by compile-time ints: each
+    # element is an ordinary local under the key ``r[i,j]`` (an SSA value, never memory), so a runtime ``for``
+    # carries, and a runtime ``if`` yields, exactly the elements its body assigns (``_carried``).
+
+    def static_for(self, node: ast.For, env: _Scope) -> None:
+        if not isinstance(node.target, ast.Name):
+            raise self.assertion(node, "the loop variable must be a plain name")
+        args = list(node.iter.args)
+        if not 1 <= len(args) <= 3 or node.iter.keywords:
+            raise self.assertion(node, "static_range takes 1 to 3 positional arguments")
+        bounds = [self.expr(a, env) for a in args]
+        if any(b[1] != "ct_int" for b in bounds):
+            raise self.type_error(node, "static_range bounds must be compile-time ints (use range for a runtime loop)")
+        var = node.target.id
+        for k in range(*[b[0] for b in bounds]):
+            env[var] = (k, "ct_int")
+            self.block(node.body, env)
+        env.pop(var, None)
+
+    def b_static_range(self, node: ast.Call, env: _Scope) -> Value:
+        raise self.assertion(node, "static_range(...) is only an iterable of a for loop")
+
+    def b_Registers(self, node: ast.Call, env: _Scope) -> Value:
+        dims = [self.expr(a, env) for a in node.args]
+        if not dims or any(d[1] != "ct_int" or d[0] <= 0 for d in dims):
+            raise self.type_error(node, "Registers(d0, d1, …) takes positive compile-time int dimensions")
+        init: Value = (0.0, "ct_float")
+        for kw in node.keywords:
+            if kw.arg != "init":
+                raise self.assertion(node, f"Registers() has no keyword '{kw.arg}'")
+            init = self.expr(kw.value, env)
+            if init[1] not in _RUNTIME + ("ct_int", "ct_float"):
+                raise self.type_error(node, f"a {init[1]} value cannot be held in a register array")
+        return (tuple(d[0] for d in dims), init), "regs_new"
+
+    def bind_registers(self, name: str, spec: Tuple[Tuple[int, ...], Value], env: _Scope, node: ast.AST) -> None:
+        shape, init = spec
+        if name in env and env[name][1] == "regs":
+            for key in _register_keys(name, env[name][0]):
+                env.pop(key, None)
+        elif name in env:
+            raise self.type_error(node, f"'{name}' is already a {env[name][1]} local")
+        env[name] = (shape, "regs")
+        for key in _register_keys(name, shape):
+            env[key] = init
+
+    def b_fma(self, node: ast.Call, env: _Scope) -> Value:
+        """``fma(a, b, c)`` = a·b + c, contractible: ``arith.mulf``/``addf`` with ``fastmath<contract>`` (one
+        fma.rn.f32 on CUDA; ``math.fma`` would become a libdevice call there). The tracer never contracts a
+        plain ``a * b + c``."""
+        args = [self._float(a, env) for a in self._args(node, 3, 3)]
+        ty = max((v[1] for v in args), key=_FLOATS.index)
+        a, b, c = (self.convert(v, ty, node)[0] for v in args)
+        product = self.op(f"arith.mulf {a}, {b} fastmath<contract> : {ty}")
+        return self.op(f"arith.addf {product}, {c} fastmath<contract> : {ty}"), ty
+
+    def _is_registers(self, node: ast.Subscript, env: _Scope) -> bool:
+        return isinstance(node.value, ast.Name) and node.value.id in env and env[node.value.id][1] == "regs"
+
+    def register_key(self, node: ast.Subscript, env: _Scope) -> str:
+        name = node.value.id  # type: ignore[attr-defined]
+        shape = env[name][0]
+        parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if len(parts) != len(shape):
+            raise self.type_error(node, f"{name}[…] takes {len(shape)} indices, got {len(parts)}")
+        idx = []
+        for p, d in zip(parts, shape):
+            v = self.expr(p, env)
+            if v[1] != "ct_int":
+                raise self.type_error(node, f"a register array is indexed by compile-time ints only "
+                                            f"(use static_range); got a {v[1]} index")
+            if not 0 <= v[0] < d:
+                raise self.type_error(node, f"{name}[…] index {v[0]} out of range 0..{d - 1}")
+            idx.append(v[0])
+        return f"{name}[{','.join(map(str, idx))}]"
+
     # --- buffers ----------------------------------------------------------------------------------------------
 
     def buffer_of(self, node: ast.Subscript, where: ast.AST) -> Tuple[str, Any]:
@@ -460,6 +564,8 @@ class KernelCompiler:
         return self.ctx.apply(layout, *indices)
 
     def load(self, node: ast.Subscript, env: _Scope) -> Value:
+        if self._is_registers(node, env):
+            return env[self.register_key(node, env)]
         name, buf = self.buffer_of(node, node)
         if buf.shared:
             self.use(F_SHARED, node)

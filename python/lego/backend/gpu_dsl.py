@@ -37,7 +37,7 @@ from ._gpu_dsl_compiler import (F_ALL_REDUCE, F_BARRIER, F_MMA, F_SHARED, F_SUBG
 from ._gpu_dsl_errors import (DSLAssertion, DSLNameError, DSLNotImplemented, DSLTypeError, NotEmulable,
                               TargetFeatureError)
 
-__all__ = ["gpu_kernel", "Buffer", "Shared", "TensorCore", "DType", "GPUKernel", "TARGETS", "TARGET_FEATURES",
+__all__ = ["gpu_kernel", "Registers", "static_range", "Buffer", "Shared", "TensorCore", "DType", "GPUKernel", "TARGETS", "TARGET_FEATURES",
            "TargetFeatureError", "NotEmulable", "DSLNotImplemented", "DSLAssertion", "DSLTypeError", "DSLNameError",
            "block_id", "thread_id", "block_dim"]
 
@@ -117,6 +117,21 @@ class Shared:
 
     def __new__(cls, *args: Any, dtype: Any = DType.f32) -> _BufferType:  # type: ignore[misc]
         return _buffer_type(args, True, dtype)
+
+
+def static_range(*args: int) -> range:
+    """Inside a kernel, ``for v in static_range(…)`` is unrolled at trace time (compile-time int bounds; ``v``
+    is a compile-time int in each copy of the body). Outside a kernel it is ``range``."""
+    return range(*args)
+
+
+class Registers:
+    """Inside a kernel, ``r = Registers(d0, d1, …[, init=0.0])`` is a per-thread register array indexed only by
+    compile-time ints (``r[i, j]`` with ``i``, ``j`` from ``static_range``): its elements are SSA values, carried
+    through runtime loops and ifs like scalar locals. Only the kernel tracer gives it meaning."""
+
+    def __init__(self, *dims: int, init: float = 0.0) -> None:
+        raise TypeError("Registers(...) is only meaningful inside a @gpu_kernel body")
 
 
 class TensorCore:
@@ -293,7 +308,7 @@ class GPUKernel(KernelBuilder):
             tid = linear_tid()
             for name, (value, tag) in list(env.items()):
                 parts = [(v, "index") for v in value] if tag == "tuple" else [(value, tag)] if tag in ("index", "i32", "i1", "f16", "f32") else []
-                if tag not in ("tuple", "index", "i32", "i1", "f16", "f32", "ct_int", "ct_float", "ct_obj"):
+                if tag not in ("tuple", "index", "i32", "i1", "f16", "f32", "ct_int", "ct_float", "ct_obj", "regs"):
                     raise NotEmulable(f"the local '{name}' ({tag}) cannot live across a barrier in the CPU emulation")
                 slots = []
                 for v, ty in parts:
