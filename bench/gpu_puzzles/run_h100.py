@@ -249,7 +249,9 @@ def time_memory_bound(puzzles: List[Any], dry_run: bool, rounds: int) -> List[Tu
 MATMULS = [("puzzle_16", "tiled", "fp32 tiled smem vs torch.matmul (TF32 off)", False),
            ("puzzle_16", "register_tiled", "fp32 register-tiled 128×128×8, 8×8 per thread vs torch.matmul (TF32 off)",
             False),
-           ("puzzle_33", "mma", "WMMA f16→f32 vs cuBLAS fp16", True)]
+           ("puzzle_33", "mma", "WMMA f16→f32 vs cuBLAS fp16", True),
+           ("puzzle_33", "mma_staged", "WMMA f16→f32, 128×128 block, 8 warps × 2×4 fragments, shared-staged BK=32 "
+            "vs cuBLAS fp16", True)]
 
 
 def time_matmuls(puzzles: List[Any], dry_run: bool, rounds: int, size: int = 4096) -> List[Tuple[str, ...]]:

@@ -12,7 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from lego.backend.gpu_dsl import Buffer, DSLTypeError, Registers, gpu_kernel, static_range
+from lego.backend.gpu_dsl import Buffer, DSLTypeError, DType, Registers, TensorCore, gpu_kernel, static_range
+from lego.core import Row
 
 PUZZLES = Path(__file__).resolve().parents[1] / "examples" / "puzzles"
 sys.path.insert(0, str(PUZZLES))
@@ -93,3 +94,39 @@ def test_register_tiled_matmul_ptx():
     assert loop.count("fma.rn.f32") == 8 * 64
     assert loop.count("ld.shared.v4.f32") + loop.count("ld.shared.v4.b32") == 8 * 4
     assert "mul.rn.f32" not in ptx and "add.rn.f32" not in ptx
+
+
+def test_staged_wmma_ptx():
+    # the tensor cores cannot run in the CPU emulation: the structure is checked in the PTX instead
+    sys.path.insert(0, str(PUZZLES.parents[2] / "bench" / "gpu_puzzles"))
+    import puzzle_33_tensor_cores as p
+    import run_h100
+    M = N_ = 128
+    K = 64
+    ptx = run_h100.ptx_of(p.build_mma_staged(M, N_, K))
+    # 8 warps × 2×4 fragments, K / 16 = 4 k-steps: 32 mma per warp (warp-collective instructions per thread)
+    assert ptx.count("wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32") == 2 * 4 * K // 16
+    # A and B fragments come from shared memory (staged by the block), C goes to global once
+    assert ptx.count("wmma.load.a.sync.aligned.row.m16n16k16.shared.f16") == 2 * K // 16
+    assert ptx.count("wmma.load.b.sync.aligned.row.m16n16k16.shared.f16") == 4 * K // 16
+    assert "wmma.load.a.sync.aligned.row.m16n16k16.global" not in ptx
+    assert ptx.count("wmma.store.d.sync.aligned.row.m16n16k16") == 2 * 4
+    assert "st.shared" in ptx and ptx.count("bar.sync") == 2 * K // 32
+    assert "ld.local" not in ptx and "st.local" not in ptx
+
+
+def test_fragments_are_not_loop_carried():
+    tc = TensorCore(16, 16, 16, "f16", "f32")
+    with pytest.raises(DSLTypeError, match="static_range"):
+        @gpu_kernel(grid=(1,), block=(32,))
+        def bad(A: Buffer(Row(16, 32), 16, 32, dtype=DType.f16), B: Buffer(Row(32, 16), 32, 16, dtype=DType.f16),
+                C: Buffer[16, 16]):
+            a2 = mma_reshape(A, 16, 32)
+            b2 = mma_reshape(B, 32, 16)
+            c2 = mma_reshape(C, 16, 16)
+            acc = tc.zero()
+            for k in range(0, 32, 16):
+                acc = tc.mma(tc.load_a(a2, 0, k, 32), tc.load_b(b2, k, 0, 16), acc)
+            tc.store(acc, c2, 0, 0, 16)
+
+        bad.compile(target="cuda")

@@ -40,6 +40,9 @@ def build_register_tiled(M, N, K, BM=128, BN=128, BK=8, TM=8, TN=8):
     T = TX * TY                        # threads per block
     LA, LB = BM * BK // T, BK * BN // T  # tile elements each thread stages
     assert M % BM == 0 and N % BN == 0 and K % BK == 0 and BK % LA == 0 and BN % LB == 0, (M, N, K)
+    # LLVM merges the shared accesses into 16-byte ld/st.shared.v4 while the PTX declares the arrays .align 4:
+    # both arrays' sizes are multiples of 16 bytes, so laid out from the shared window's start each is aligned
+    assert (BK * BM * 4) % 16 == 0 and (BK * BN * 4) % 16 == 0
     # thread-index splits by shifts and masks (all powers of two): floored // and % on the thread id would
     # cost signed-division fix-ups (and naga rejects the negation they contain on the WGSL targets)
     SA, SB = (BK // LA).bit_length() - 1, (BN // LB).bit_length() - 1

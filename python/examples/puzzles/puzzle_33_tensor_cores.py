@@ -8,7 +8,7 @@ python/tests/test_gpu_dsl_defects.py), C is f32. Checked against NumPy on the GP
 tensor cores)."""
 import sys
 from lego.core import Row
-from lego.backend.gpu_dsl import gpu_kernel, Buffer, TensorCore, DType
+from lego.backend.gpu_dsl import gpu_kernel, Buffer, Shared, TensorCore, DType, Registers, static_range
 import bench_utils
 from puzzle_16_matmul import build_tiled
 
@@ -39,6 +39,72 @@ def build_mma(M, N, K):
     return matmul_mma
 
 
+def build_mma_staged(M, N, K, BM=128, BN=128, BK=32, WM=32, WN=64):
+    """A block of (BM/WM)·(BN/WN) warps (8 at 128×128), each computing a WM×WN tile of C as (WM/16)×(WN/16)
+    fragments (a ``Registers`` array); the k-loop is unrolled (``static_range``: fragments cannot be loop-carried
+through lego-to-nvvm's scf.for); per BK = 32 slice, A and B tiles are staged in shared memory
+    (f16, rows padded by 8 halves) by the whole block, then each warp loads its A / B fragments from there."""
+    tc = TC
+    BM, BN = min(BM, M), min(BN, N)
+    WN = min(WN, BN)
+    FM, FN = WM // 16, WN // 16
+    WX = BN // WN                     # warps along N
+    T = (BM // WM) * WX * 32
+    LA, LB = BM * BK // T, BK * BN // T
+    assert M % BM == 0 and N % BN == 0 and K % BK == 0 and BM % WM == 0 and BK % LA == 0 and BN % LB == 0
+    PA, PB = BK + 8, BN + 8           # padded shared rows (16 bytes more): fewer bank conflicts on fragment loads
+    # wmma.load needs 32-byte aligned tile starts; the PTX declares the shared arrays with only their element
+    # alignment (.align 2), so every array's size is kept a multiple of 32 bytes: laid out one after another
+    # from the (aligned) start of the block's shared window, in either order, each one starts aligned
+    assert (BM * PA * 2) % 32 == 0 and (BK * PB * 2) % 32 == 0 and (PA * 2) % 16 == 0 and (PB * 2) % 16 == 0
+    SA, SB, SX = (BK // LA).bit_length() - 1, (BN // LB).bit_length() - 1, WX.bit_length() - 1
+    assert all(1 << v == w for v, w in ((SA, BK // LA), (SB, BN // LB), (SX, WX)))
+
+    @gpu_kernel(grid=(N // BN, M // BM), block=(T,))
+    def matmul_mma_staged(A: Buffer(Row(M, K), M, K, dtype=DType.f16), B: Buffer(Row(K, N), K, N, dtype=DType.f16),
+                          C: Buffer[M, N], sa: Shared(Row(BM, PA), BM, PA, dtype=DType.f16),
+                          sb: Shared(Row(BK, PB), BK, PB, dtype=DType.f16)):
+        sa2 = mma_reshape(sa, BM, PA)
+        sb2 = mma_reshape(sb, BK, PB)
+        c2 = mma_reshape(C, M, N)
+        tid = thread_id.x
+        warp = tid >> 5
+        wrow = (warp >> SX) * WM
+        wcol = (warp & (WX - 1)) * WN
+        row0 = block_id.y * BM
+        col0 = block_id.x * BN
+        a_row = tid >> SA
+        a_col = (tid & (BK // LA - 1)) * LA
+        b_row = tid >> SB
+        b_col = (tid & (BN // LB - 1)) * LB
+        acc = Registers(FM, FN)
+        for i in static_range(FM):
+            for j in static_range(FN):
+                acc[i, j] = tc.zero()
+        for k0 in static_range(0, K, BK):
+            for s in static_range(LA):
+                sa[a_row, a_col + s] = A[row0 + a_row, k0 + a_col + s]
+            for s in static_range(LB):
+                sb[b_row, b_col + s] = B[k0 + b_row, col0 + b_col + s]
+            barrier()
+            for kk in static_range(0, BK, 16):
+                fa = Registers(FM)
+                fb = Registers(FN)
+                for i in static_range(FM):
+                    fa[i] = tc.load_a(sa2, wrow + 16 * i, kk, PA)
+                for j in static_range(FN):
+                    fb[j] = tc.load_b(sb2, kk, wcol + 16 * j, PB)
+                for i in static_range(FM):
+                    for j in static_range(FN):
+                        acc[i, j] = tc.mma(fa[i], fb[j], acc[i, j])
+            barrier()
+        for i in static_range(FM):
+            for j in static_range(FN):
+                tc.store(acc[i, j], c2, row0 + wrow + 16 * i, col0 + wcol + 16 * j, N)
+
+    return matmul_mma_staged
+
+
 def build(M, N=None, K=None):
     N = M if N is None else N
     K = M if K is None else K
@@ -47,7 +113,8 @@ def build(M, N=None, K=None):
         return ins[0].reshape(M, K).astype(float) @ ins[1].reshape(K, N).astype(float)
 
     return [dict(kernel=build_tiled(M, N, K), expected=mm, label="tiled", atol=1e-2, init_mod=10),
-            dict(kernel=build_mma(M, N, K), expected=mm, label="mma", atol=1e-2, init_mod=10)]
+            dict(kernel=build_mma(M, N, K), expected=mm, label="mma", atol=1e-2, init_mod=10),
+            dict(kernel=build_mma_staged(M, N, K), expected=mm, label="mma_staged", atol=1e-2, init_mod=10)]
 
 
 if __name__ == "__main__":

@@ -4,7 +4,8 @@ emitted through ``lego.jit.builders.KernelContext`` inside the ``gpu.launch`` th
 Every name is bound to a ``(value, tag)`` pair (docs/gpu-dsl.md, "Value model"): ``ct_int`` / ``ct_float``
 hold Python numbers (evaluated at trace time), ``index`` / ``i1`` / ``i32`` / ``f16`` / ``f32`` hold SSA names,
 ``ct_obj`` a compile-time object (a ``TensorCore``), ``tuple`` the result of ``apply_inverse``, ``memref_2d``
-an ``mma_reshape`` view, ``mma_frag`` a tensor-core fragment.
+an ``mma_reshape`` view; a tensor-core fragment is tagged with its MLIR type (``!gpu.mma_matrix<…>``, see
+``_is_frag``), ``regs`` marks a register array (``Registers``).
 
 Where the published DSL is wrong this walker is right (docs/gpu-dsl.md, "Defects fixed"): index comparisons and
 ``%`` are signed/floored as in Python, loads have the buffer's element type and stores convert to it, index →
@@ -69,6 +70,12 @@ _WARP_CALLS = {"shuffle_down", "shuffle_up", "shuffle_xor", "shuffle_idx", "broa
 def _has_barrier(statements: Sequence[ast.stmt]) -> bool:
     return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "barrier"
                for statement in statements for n in ast.walk(statement))
+
+
+def _is_frag(tag: str) -> bool:
+    """A tensor-core fragment's tag is its MLIR type (``!gpu.mma_matrix<16x16xf32, "COp">``), so a runtime
+    ``for`` carries fragments as iter_args like any runtime value."""
+    return tag.startswith("!gpu.mma_matrix<")
 
 
 def _register_keys(name: str, shape: Tuple[int, ...]) -> List[str]:
@@ -318,7 +325,7 @@ class KernelCompiler:
             return
         if isinstance(target, ast.Subscript) and self._is_registers(target, env):
             key = self.register_key(target, env)
-            if value[1] not in _RUNTIME + ("ct_int", "ct_float"):
+            if value[1] not in _RUNTIME + ("ct_int", "ct_float") and not _is_frag(value[1]):
                 raise self.type_error(node, f"a {value[1]} value cannot be held in a register array")
             env[key] = value
             return
@@ -335,7 +342,7 @@ class KernelCompiler:
         for n in list(names):
             if n in env and env[n][1] == "regs":
                 names |= {k for k in _register_keys(n, env[n][0])}
-        return sorted(n for n in names if n in env and env[n][1] in _RUNTIME + ("ct_int", "ct_float"))
+        return sorted(n for n in names if n in env and (env[n][1] in _RUNTIME + ("ct_int", "ct_float") or _is_frag(env[n][1])))
 
     def for_(self, node: ast.For, env: _Scope) -> None:
         it = node.iter
@@ -361,6 +368,7 @@ class KernelCompiler:
             env.pop(var, None)
             return
         carried = [n for n in self._carried(_assigned_names(node.body), env) if n != var]
+        self._refuse_carried_fragments(carried, env, node)
         types = {n: self.materialise(env[n])[1] if env[n][1] in ("ct_int", "ct_float") else env[n][1] for n in carried}
         inits = {n: self.convert(env[n], types[n], node)[0] for n in carried}
 
@@ -431,6 +439,11 @@ class KernelCompiler:
         types: Dict[str, str] = {}
         for n in names:
             tags = {then_final[n][1], else_final[n][1], before[n][1]}
+            if any(_is_frag(t) for t in tags):
+                if len(tags) > 1:
+                    raise self.type_error(node, f"'{n}' is {' / '.join(sorted(tags))} on the two paths of this if")
+                types[n] = tags.pop()
+                continue
             runtime = {t for t in tags if t in _RUNTIME}
             floats = [t for t in _FLOATS if t in runtime or (t == "f32" and "ct_float" in tags)]
             if floats:
@@ -501,7 +514,7 @@ class KernelCompiler:
             if kw.arg != "init":
                 raise self.assertion(node, f"Registers() has no keyword '{kw.arg}'")
             init = self.expr(kw.value, env)
-            if init[1] not in _RUNTIME + ("ct_int", "ct_float"):
+            if init[1] not in _RUNTIME + ("ct_int", "ct_float") and not _is_frag(init[1]):
                 raise self.type_error(node, f"a {init[1]} value cannot be held in a register array")
         return (tuple(d[0] for d in dims), init), "regs_new"
 
@@ -525,6 +538,13 @@ class KernelCompiler:
         a, b, c = (self.convert(v, ty, node)[0] for v in args)
         product = self.op(f"arith.mulf {a}, {b} fastmath<contract> : {ty}")
         return self.op(f"arith.addf {product}, {c} fastmath<contract> : {ty}"), ty
+
+    def _refuse_carried_fragments(self, carried: List[str], env: _Scope, node: ast.AST) -> None:
+        frags = [n for n in carried if _is_frag(env[n][1])]
+        if frags:
+            # lego-to-nvvm cannot legalize an scf.for whose iter_args are !gpu.mma_matrix values
+            raise self.type_error(node, f"tensor-core fragments ({', '.join(frags)}) cannot be carried through a "
+                                        "runtime for loop; unroll it with static_range")
 
     def _is_registers(self, node: ast.Subscript, env: _Scope) -> bool:
         return isinstance(node.value, ast.Name) and node.value.id in env and env[node.value.id][1] == "regs"
@@ -969,7 +989,7 @@ class KernelCompiler:
 
     def tc_zero(self, tc: Any, node: ast.Call, args: List[ast.expr], env: _Scope) -> Value:
         zero = self.const(0.0, tc.c_dtype)  # in the accumulator's type (published: always an f32 constant)
-        return self.op(f"gpu.subgroup_mma_constant_matrix {zero} : {self._frag(tc, 'COp')}"), "mma_frag"
+        return self.op(f"gpu.subgroup_mma_constant_matrix {zero} : {self._frag(tc, 'COp')}"), self._frag(tc, 'COp')
 
     def _view(self, node: ast.expr, env: _Scope) -> Tuple[str, str, str]:
         v = self.expr(node, env)
@@ -990,7 +1010,7 @@ class KernelCompiler:
         if ld[1] != "ct_int":
             raise self.type_error(node, "the leading dimension must be a compile-time integer")
         return self.op(f"gpu.subgroup_mma_load_matrix {view}[{row}, {col}] {{leadDimension = {ld[0]} : index}} : "
-                       f"{ty} -> {self._frag(tc, which)}"), "mma_frag"
+                       f"{ty} -> {self._frag(tc, which)}"), self._frag(tc, which)
 
     def tc_load_a(self, tc: Any, node: ast.Call, args: List[ast.expr], env: _Scope) -> Value:
         return self._load(tc, "AOp", node, args, env)
@@ -1002,10 +1022,10 @@ class KernelCompiler:
         if len(args) != 3:
             raise self.assertion(node, "mma(a, b, c)")
         a, b, c = (self.expr(x, env) for x in args)
-        if not all(v[1] == "mma_frag" for v in (a, b, c)):
+        if not all(_is_frag(v[1]) for v in (a, b, c)):
             raise self.type_error(node, "mma(a, b, c) takes fragments")
         return self.op(f"gpu.subgroup_mma_compute {a[0]}, {b[0]}, {c[0]} : {self._frag(tc, 'AOp')}, "
-                       f"{self._frag(tc, 'BOp')} -> {self._frag(tc, 'COp')}"), "mma_frag"
+                       f"{self._frag(tc, 'BOp')} -> {self._frag(tc, 'COp')}"), self._frag(tc, 'COp')
 
     def tc_store(self, tc: Any, node: ast.Call, args: List[ast.expr], env: _Scope) -> Value:
         if len(args) != 5:
