@@ -15,7 +15,9 @@ executed; each ``build_module()`` traces its body (lego.backend._gpu_dsl_compile
 whose every buffer index is a ``lego.apply`` of the buffer's layout, and ``compile(target=…)`` runs one of the
 registered pipelines (cuda: lego-to-nvvm, rocm: lego-to-rocdl, llvmspirv, intel: lego-to-xevm; vulkan / webgpu /
 metal / webgl: lego-to-spirv, then naga). A feature the target lacks is refused, naming both, before any
-pipeline runs. ``run_cpu(*arrays)`` runs a kernel without barriers or warp operations on the CPU
+pipeline runs. cuda alone has asynchronous copies (``async_copy*``: cp.async), mbarriers (``mbarrier_*``) and
+thread-block clusters (``gpu_kernel(cluster=…)``, ``cluster_*``: distributed shared memory), lowered as NVVM ops.
+``run_cpu(*arrays)`` runs a kernel without barriers or warp operations on the CPU
 (``lego-to-llvm``: each block and thread one iteration of a loop nest)."""
 
 from __future__ import annotations
