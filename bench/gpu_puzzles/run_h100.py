@@ -21,7 +21,7 @@ python/examples/puzzles). It
 ``--dry-run`` does everything up to the launches: it builds and compiles the PTX of every kernel (catalogue and
 benchmark sizes) and needs no GPU.
 
-    python3 bench/gpu_puzzles/run_h100.py --puzzles python/examples/puzzles [--dry-run] [--rounds 10]
+    python3 bench/gpu_puzzles/run_h100.py --puzzles python/examples/puzzles [--dry-run] [--rounds 10] [--topic-only]
 """
 
 from __future__ import annotations
@@ -331,6 +331,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--dry-run", action="store_true", help="only build and compile the PTX (no GPU)")
     parser.add_argument("--rounds", type=int, default=10, help="interleaved timing rounds (best of)")
     parser.add_argument("--skip-timing", action="store_true")
+    parser.add_argument("--topic-only", action="store_true",
+                        help="of the timings, only the sm_90 topic kernels (28, 29, 34) vs their synchronous kernels")
     args = parser.parse_args(argv)
     import lego
     started = time.time()
@@ -348,13 +350,14 @@ def main(argv: Optional[List[str]] = None) -> int:
     status, err = check_attention(puzzles, args.dry_run)
     print(f"\nattention (scores → softmax → weighted sum, SEQ = DIM = 64) vs scaled_dot_product_attention: {status} {err}")
     failed = [r for r in correctness if r[2] not in ("PASS", "PTX ok")] + ([1] if status not in ("PASS", "PTX ok") else [])
-    if not args.skip_timing:
+    if not args.skip_timing and not args.topic_only:
         print(f"\n## Memory-bound puzzles vs torch (best of {args.rounds} interleaved rounds)\n")
         print(_table(("puzzle", "check", "MiB moved", "ours GB/s", "torch GB/s", "ours / torch"),
                      time_memory_bound(puzzles, args.dry_run, args.rounds)))
         print(f"\n## Matmuls at 4096 (best of {args.rounds} interleaved rounds)\n")
         print(_table(("kernel", "check", "ours TFLOP/s", "torch TFLOP/s", "ours / torch"),
                      time_matmuls(puzzles, args.dry_run, args.rounds)))
+    if not args.skip_timing:
         print(f"\n## sm_90 topic kernels vs the same puzzle's synchronous kernel (best of {args.rounds} "
               "interleaved rounds)\n")
         print(_table(("puzzle", "check", "MiB moved", "sync µs", "topic µs", "topic GB/s", "sync / topic"),
