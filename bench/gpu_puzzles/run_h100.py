@@ -12,13 +12,16 @@ python/examples/puzzles). It
 3. times (interleaved, best of ``--rounds``, CUDA events) the memory-bound puzzles at ≥ 64 MiB per buffer
    against the equivalent torch operation (bandwidth and ratio), the tiled fp32 matmul against
    ``torch.matmul`` with TF32 off at 4096, and the WMMA matmul against cuBLAS fp16 (``torch.matmul`` on
-   half tensors) at 4096 — each result also checked against torch's;
+   half tensors) at 4096 — each result also checked against torch's; and the topic kernels of puzzles 28
+   (cp.async), 29 (cp.async + mbarrier double buffer) and 34 (thread-block clusters + distributed shared
+   memory) against the same puzzle's synchronous kernel at 64 MiB of input (interleaved, best of ``--rounds``,
+   CUDA events), both checked against the puzzle's NumPy reference;
 4. prints markdown tables.
 
 ``--dry-run`` does everything up to the launches: it builds and compiles the PTX of every kernel (catalogue and
 benchmark sizes) and needs no GPU.
 
-    python3 bench/gpu_puzzles/run_h100.py --puzzles python/examples/puzzles [--dry-run] [--rounds 10]
+    python3 bench/gpu_puzzles/run_h100.py --puzzles python/examples/puzzles [--dry-run] [--rounds 10] [--topic-only]
 """
 
 from __future__ import annotations
@@ -292,6 +295,55 @@ def time_matmuls(puzzles: List[Any], dry_run: bool, rounds: int, size: int = 409
     return rows
 
 
+# (puzzle prefix, build sizes, synchronous case label, topic case label, description)
+TOPIC_KERNELS = [
+    ("puzzle_28", (MIB64,), "conv1d_tiled", "conv1d_async", "28 5-tap conv: sync staging vs cp.async"),
+    ("puzzle_29", (MIB64,), "3-stage", "3-stage async", "29 3-stage: per-tile barriers vs cp.async + mbarrier pipeline"),
+    ("puzzle_34", (MIB64,), "clusters", "clusters dsmem", "34 scaled block sums: blocks vs 2-block clusters + DSMEM"),
+]
+
+
+def time_topic_kernels(puzzles: List[Any], dry_run: bool, rounds: int) -> List[Tuple[str, ...]]:
+    """Each topic kernel (sm_90: async copies, mbarriers, clusters) against its puzzle's synchronous kernel,
+    same inputs, interleaved; GB/s counts every global buffer once (read inputs + written output)."""
+    import bench_utils
+    rows = []
+    for prefix, sizes, sync_label, topic_label, what in TOPIC_KERNELS:
+        try:
+            if not any(m.__name__.startswith(prefix) for m in puzzles):
+                continue
+            sync_case = _case(puzzles, prefix, sizes, sync_label)
+            topic_case = _case(puzzles, prefix, sizes, topic_label)
+            if dry_run:
+                for case in (sync_case, topic_case):
+                    ptx_of(case["kernel"])
+                rows.append((what, "PTX ok", "", "", "", "", ""))
+                continue
+            import cupy
+            checks, launches, views = [], [], []
+            inputs = bench_utils._inputs(sync_case["kernel"], sync_case.get("init_mod", 10000))
+            expected = np.asarray(sync_case["expected"]([a.astype(np.float32) for a in inputs[:-1]]), np.float64).ravel()
+            for case in (sync_case, topic_case):
+                kernel = case["kernel"]
+                device = [cupy.asarray(a) for a in bench_utils._inputs(kernel, case.get("init_mod", 10000))]
+                launch = Launcher(kernel)
+                launch(*device)
+                cupy.cuda.runtime.deviceSynchronize()
+                # large sums in f32: a relative tolerance too
+                checks.append(bench_utils.compare_output(cupy.asnumpy(device[-1]), expected, case.get("atol", 0), 1e-5))
+                launches.append(launch)
+                views.append(device)
+            ok = all(c[0] for c in checks)
+            nbytes = sum(b.numel * 4 for b in sync_case["kernel"]._global_bufs)
+            t_sync, t_topic = _interleaved(lambda: launches[0](*views[0]), lambda: launches[1](*views[1]), rounds, 20)
+            rows.append((what, "PASS" if ok else f"FAIL ({max(c[1] for c in checks):.3g})", f"{nbytes / 2**20:.0f}",
+                         f"{t_sync * 1e3:.1f}", f"{t_topic * 1e3:.1f}", f"{nbytes / t_topic / 1e6:.0f}",
+                         f"{t_sync / t_topic:.2f}"))
+        except Exception as error:  # noqa: BLE001
+            rows.append((what, "ERROR", str(error).splitlines()[0][:80], "", "", "", ""))
+    return rows
+
+
 def _table(header: Tuple[str, ...], rows: List[Tuple[str, ...]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
@@ -304,6 +356,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--dry-run", action="store_true", help="only build and compile the PTX (no GPU)")
     parser.add_argument("--rounds", type=int, default=10, help="interleaved timing rounds (best of)")
     parser.add_argument("--skip-timing", action="store_true")
+    parser.add_argument("--topic-only", action="store_true",
+                        help="of the timings, only the sm_90 topic kernels (28, 29, 34) vs their synchronous kernels")
     args = parser.parse_args(argv)
     import lego
     started = time.time()
@@ -321,13 +375,18 @@ def main(argv: Optional[List[str]] = None) -> int:
     status, err = check_attention(puzzles, args.dry_run)
     print(f"\nattention (scores → softmax → weighted sum, SEQ = DIM = 64) vs scaled_dot_product_attention: {status} {err}")
     failed = [r for r in correctness if r[2] not in ("PASS", "PTX ok")] + ([1] if status not in ("PASS", "PTX ok") else [])
-    if not args.skip_timing:
+    if not args.skip_timing and not args.topic_only:
         print(f"\n## Memory-bound puzzles vs torch (best of {args.rounds} interleaved rounds)\n")
         print(_table(("puzzle", "check", "MiB moved", "ours GB/s", "torch GB/s", "ours / torch"),
                      time_memory_bound(puzzles, args.dry_run, args.rounds)))
         print(f"\n## Matmuls at 4096 (best of {args.rounds} interleaved rounds)\n")
         print(_table(("kernel", "check", "ours TFLOP/s", "torch TFLOP/s", "ours / torch"),
                      time_matmuls(puzzles, args.dry_run, args.rounds)))
+    if not args.skip_timing:
+        print(f"\n## sm_90 topic kernels vs the same puzzle's synchronous kernel (best of {args.rounds} "
+              "interleaved rounds)\n")
+        print(_table(("puzzle", "check", "MiB moved", "sync µs", "topic µs", "topic GB/s", "sync / topic"),
+                     time_topic_kernels(puzzles, args.dry_run, args.rounds)))
     print(f"\n{len(correctness)} kernels, {len(failed)} not passing; {time.time() - started:.0f} s")
     return 1 if failed else 0
 

@@ -26,7 +26,8 @@ import pytest
 PUZZLES = Path(__file__).resolve().parents[1] / "examples" / "puzzles"
 sys.path.insert(0, str(PUZZLES))
 
-from lego.backend.gpu_dsl import TARGET_FEATURES, NotEmulable, TargetFeatureError  # noqa: E402
+from lego.backend.gpu_dsl import (F_ASYNC_COPY, F_CLUSTER, F_MBARRIER, TARGET_FEATURES, NotEmulable,  # noqa: E402
+                                  TargetFeatureError)
 from lego.jit.builders import kernel_assembly  # noqa: E402
 
 import bench_utils  # noqa: E402
@@ -46,11 +47,14 @@ def _tool(name):
     return path
 
 
-def _check_artifact(target, result, kernel_name):
+def _check_artifact(target, result, kernel_name, ptx_contains=()):
     if target == "cuda":
         ptx = kernel_assembly(result.kernel_source)
         assert ptx and re.search(r"\.entry\s+" + re.escape(kernel_name) + r"_kernel\b", ptx[0]), "no PTX entry"
         assert ".target sm_" in ptx[0]
+        # the topic kernels (async copies, mbarriers, clusters): the real instructions are in the PTX
+        missing = [text for text in ptx_contains if text not in ptx[0]]
+        assert not missing, f"{kernel_name}: the PTX lacks {missing}"
     elif target == "rocm":
         text = "\n".join(kernel_assembly(result.kernel_source))
         assert "amdgcn-amd-amdhsa" in text and f"{kernel_name}_kernel:" in text
@@ -97,7 +101,7 @@ def test_puzzle_compiles_for_its_targets(stem, tmp_path):
                 assert target in str(info.value) and info.value.feature in lacking
                 continue
             result = kernel.compile(target=target, **kw)
-            _check_artifact(target, result, kernel._name)
+            _check_artifact(target, result, kernel._name, case.get("ptx_contains", ()))
 
 
 @pytest.mark.parametrize("stem", FILES)
@@ -112,7 +116,8 @@ def test_puzzle_runs_on_the_cpu_against_numpy(stem):
             kernel.run_cpu(*arrays)
         except NotEmulable:
             assert set(kernel.features()) & {"warp/subgroup operations", "tensor-core MMA (TensorCore)",
-                                             "workgroup all-reduce (all_reduce_*)", "barrier()"}
+                                             "workgroup all-reduce (all_reduce_*)", "barrier()", F_ASYNC_COPY,
+                                             F_MBARRIER, F_CLUSTER}
             continue
         ok, err = bench_utils.compare_output(arrays[-1], expected, case.get("atol", 0), case.get("rtol", 0))
         assert ok, f"{case['label']}: max error {err}"
@@ -154,5 +159,6 @@ def test_h100_script_generates_ptx_for_every_cuda_kernel(capsys):
     out = capsys.readouterr().out
     cuda_kernels = sum(len(m.build(*m.ARGS)) for m in (importlib.import_module(s) for s in FILES) if "cuda" in m.TARGETS)
     assert f"{cuda_kernels} kernels, 0 not passing" in out
-    # + the attention chain + the timed matmuls
-    assert out.count("PTX ok") == cuda_kernels + len(module.MEMORY_BOUND) + 1 + len(module.MATMULS)
+    # + the attention chain + the timed matmuls + the sm_90 topic kernels (one row per sync/topic pair)
+    assert out.count("PTX ok") == cuda_kernels + len(module.MEMORY_BOUND) + 1 + len(module.MATMULS) + len(module.TOPIC_KERNELS)
+    assert "topic kernels" in out and "ERROR" not in out

@@ -2,16 +2,22 @@
 # REQUIRES: gpu
 """Puzzle 29 (pipeline): (1) three stages through two shared buffers — scale by 1.1 into sA, a 3-point blur of
 sA (clamped to the tile) into sB, out = sA + sB; (2) a double-buffered stencil: three ping-pong 3-point
-averages between two shared buffers (tile edges keep their value). Barriers separate the stages (no mbarrier
-in the DSL yet: docs/gpu-dsl.md, "Not done")."""
+averages between two shared buffers (tile edges keep their value). Barriers separate the stages (every
+target). (3) ``pipeline_async`` (cuda only): the 3-stage computation as a software pipeline — each block runs
+over TILES consecutive tiles through a double buffer in shared memory; tile t + 1 is fetched with
+``async_copy`` (``cp.async``) into the other stage while tile t is computed, and each stage has an mbarrier
+whose phase completes when every thread's copies into it have landed (``async_copy_arrive``:
+``cp.async.mbarrier.arrive.noinc``; ``mbarrier_wait``: ``mbarrier.try_wait.parity`` on phase (t // 2) mod 2).
+A block barrier at the end of each tile keeps the next copy from overwriting a stage still being read."""
 import numpy as np
 from lego.core import OrderBy, Row
-from lego.backend.gpu_dsl import gpu_kernel, Buffer, Shared
+from lego.backend.gpu_dsl import gpu_kernel, Buffer, Shared, DType
 import bench_utils
 
 ARG_NAMES, ARGS, TARGETS = ["n"], [1024], bench_utils.T8
 BLOCK = 256
 STEPS = 3
+TILES = 4  # tiles per block in pipeline_async
 
 
 def build(N):
@@ -57,6 +63,35 @@ def build(N):
             step = step + 1
         Out[block_id.x, tx] = s1[tx]
 
+    @gpu_kernel(grid=(max(1, N // (BLOCK * TILES)),), block=(BLOCK,))
+    def pipeline_async(A: Buffer[N], Out: Buffer[N], st: Shared[2 * BLOCK], bars: Shared(2, dtype=DType.i64)):
+        tx = thread_id.x
+        first = block_id.x * TILES
+        if tx == 0:
+            mbarrier_init(bars[0], BLOCK)
+            mbarrier_init(bars[1], BLOCK)
+        barrier()
+        async_copy(st[tx], A[first * BLOCK + tx])
+        async_copy_arrive(bars[0])
+        for t in range(TILES):
+            stage = t % 2
+            if t + 1 < TILES:
+                async_copy(st[(1 - stage) * BLOCK + tx], A[(first + t + 1) * BLOCK + tx])
+                async_copy_arrive(bars[1 - stage])
+            mbarrier_wait(bars[stage], (t // 2) % 2)
+            base = stage * BLOCK
+            a = st[base + tx] * 1.1
+            acc = a
+            count = 1.0
+            if tx >= 1:
+                acc = acc + st[base + tx - 1] * 1.1
+                count = count + 1.0
+            if tx < BLOCK - 1:
+                acc = acc + st[base + tx + 1] * 1.1
+                count = count + 1.0
+            Out[(first + t) * BLOCK + tx] = a + acc / count
+            barrier()
+
     def three_stage(ins):
         a = ins[0].reshape(-1, BLOCK).astype(np.float32) * np.float32(1.1)
         a = a.astype(np.float64)
@@ -77,7 +112,10 @@ def build(N):
         return a.ravel()
 
     return [dict(kernel=pipeline_3stage, expected=three_stage, label="3-stage", atol=1e-2, init_mod=10),
-            dict(kernel=stencil_double_buf, expected=stencil, label="double buffer", atol=1e-2, init_mod=10)]
+            dict(kernel=stencil_double_buf, expected=stencil, label="double buffer", atol=1e-2, init_mod=10),
+            dict(kernel=pipeline_async, expected=three_stage, label="3-stage async", atol=1e-2, init_mod=10,
+                 ptx_contains=["mbarrier.init.shared", "cp.async.mbarrier.arrive.noinc.shared",
+                               "mbarrier.try_wait.parity.shared", "cp.async.ca.shared.global"])]
 
 
 if __name__ == "__main__":

@@ -34,6 +34,9 @@ F_MMA = "tensor-core MMA (TensorCore)"
 F_SHARED = "shared (workgroup) memory"
 F_BARRIER = "barrier()"
 F_F16 = "f16 buffers"
+F_ASYNC_COPY = "asynchronous copies (async_copy*)"
+F_MBARRIER = "mbarriers (mbarrier_*)"
+F_CLUSTER = "thread-block clusters (cluster_*)"
 
 _MAX_WHILE_STEPS = 4096
 
@@ -668,6 +671,8 @@ class KernelCompiler:
             if self.mode == "cpu":
                 return self.ids[key], "index"
             return self.op(f"{self._GPU_IDS[node.value.id]} {node.attr}"), "index"
+        if isinstance(node.value, ast.Name) and node.value.id == "cluster_id" and node.attr in ("x", "y", "z"):
+            return self.cluster_attribute(node)
         raise self.not_impl(node, f"Attribute {ast.dump(node)}")
 
     _INT_OPS = {ast.Add: "addi", ast.Sub: "subi", ast.Mult: "muli"}
@@ -1040,4 +1045,172 @@ class KernelCompiler:
             raise self.type_error(node, "the leading dimension must be a compile-time integer")
         self.e.emit(f"gpu.subgroup_mma_store_matrix {frag[0]}, {view}[{row}, {col}] {{leadDimension = {ld[0]} : index}} : "
                     f"{self._frag(tc, 'COp')}, {ty}")
+        return 0, "ct_int"
+
+    # --- asynchronous copies, mbarriers, thread-block clusters (cuda only) ------------------------------------
+    #
+    # Lowered to NVVM dialect ops in the traced module (docs/gpu-dsl.md, "Asynchronous copies, mbarriers and
+    # clusters"): the buffer element's address is the memref's aligned pointer (memref.extract_aligned_pointer_
+    # as_index) plus the layout's flat index (llvm.getelementptr), in the address space the instruction needs.
+
+    _ELEM_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "f64": 8, "i32": 4, "i64": 8, "i16": 2, "i8": 1}
+
+    def _async_feature(self, feature: str, what: str, node: ast.AST) -> None:
+        self.use(feature, node)
+        self.gpu_only(what, node)
+
+    def _element_pointer(self, node: ast.expr, env: _Scope, shared: bool, what: str) -> Tuple[str, Any]:
+        """``B[i, …]`` as an LLVM pointer to that element: ``!llvm.ptr<3>`` for a shared buffer, ``!llvm.ptr<1>``
+        (global, through a generic → global address-space cast) for a global one."""
+        if not isinstance(node, ast.Subscript):
+            raise self.type_error(node, f"{what}: give a buffer element, e.g. s[tx]")
+        name, buf = self.buffer_of(node, node)
+        if buf.shared != shared:
+            raise self.type_error(node, f"{what}: '{name}' must be a {'shared' if shared else 'global'} buffer")
+        flat = self.address(name, buf, node, env)
+        memref = self.ctx._memref(buf)
+        base = self.op(f"memref.extract_aligned_pointer_as_index {memref} : {buf.memref_type} -> index")
+        base64 = self.op(f"arith.index_cast {base} : index to i64")
+        if shared:
+            ptr, ty = self.op(f"llvm.inttoptr {base64} : i64 to !llvm.ptr<3>"), "!llvm.ptr<3>"
+        else:
+            generic = self.op(f"llvm.inttoptr {base64} : i64 to !llvm.ptr")
+            ptr, ty = self.op(f"llvm.addrspacecast {generic} : !llvm.ptr to !llvm.ptr<1>"), "!llvm.ptr<1>"
+        offset = self.op(f"arith.index_cast {flat} : index to i64")
+        elem = buf.element_type
+        return self.op(f"llvm.getelementptr {ptr}[{offset}] : ({ty}, i64) -> {ty}, {elem}"), buf
+
+    def _ct_int(self, node: ast.expr, env: _Scope, what: str) -> int:
+        v = self.expr(node, env)
+        if v[1] != "ct_int":
+            raise self.type_error(node, f"{what} must be a compile-time integer")
+        return int(v[0])
+
+    def b_async_copy(self, node: ast.Call, env: _Scope) -> Value:
+        """``async_copy(s[j], A[i], count=1)``: ``cp.async`` of ``count`` consecutive elements (4, 8 or 16
+        bytes) from global ``A`` to shared ``s``; completes at ``async_copy_wait`` / an ``async_copy_arrive``
+        mbarrier phase."""
+        args = self._args(node, 2, 3)
+        self._async_feature(F_ASYNC_COPY, "async_copy()", node)
+        count = self._ct_int(args[2], env, "async_copy's element count") if len(args) == 3 else 1
+        dst, dbuf = self._element_pointer(args[0], env, True, "async_copy's destination")
+        src, sbuf = self._element_pointer(args[1], env, False, "async_copy's source")
+        if dbuf.element_type != sbuf.element_type:
+            raise self.type_error(node, f"async_copy: {sbuf.element_type} source, {dbuf.element_type} destination")
+        size = count * self._ELEM_BYTES.get(dbuf.element_type, 0)
+        if size not in (4, 8, 16):
+            raise self.type_error(node, f"async_copy copies 4, 8 or 16 bytes; {count} × {dbuf.element_type} is {size}")
+        cache = "cg" if size == 16 else "ca"  # .cg (L2 only) exists for 16-byte copies only
+        self.e.emit(f"nvvm.cp.async.shared.global {dst}, {src}, {size}, cache = {cache} : !llvm.ptr<3>, !llvm.ptr<1>")
+        return 0, "ct_int"
+
+    def b_async_copy_commit(self, node: ast.Call, env: _Scope) -> Value:
+        self._args(node, 0, 0)
+        self._async_feature(F_ASYNC_COPY, "async_copy_commit()", node)
+        self.e.emit("nvvm.cp.async.commit.group")
+        return 0, "ct_int"
+
+    def b_async_copy_wait(self, node: ast.Call, env: _Scope) -> Value:
+        """``async_copy_wait(n=0)``: waits until at most ``n`` committed groups of this thread are pending."""
+        args = self._args(node, 0, 1)
+        self._async_feature(F_ASYNC_COPY, "async_copy_wait()", node)
+        n = self._ct_int(args[0], env, "async_copy_wait's group count") if args else 0
+        self.e.emit(f"nvvm.cp.async.wait.group {n}")
+        return 0, "ct_int"
+
+    def _mbarrier(self, node: ast.expr, env: _Scope, what: str) -> str:
+        ptr, buf = self._element_pointer(node, env, True, what)
+        if buf.element_type != "i64":
+            raise self.type_error(node, f"{what}: an mbarrier is an i64 shared buffer element (Shared(n, dtype=DType.i64))")
+        return ptr
+
+    def b_mbarrier_init(self, node: ast.Call, env: _Scope) -> Value:
+        """``mbarrier_init(bar[k], count)``: the mbarrier expects ``count`` arrivals per phase."""
+        args = self._args(node, 2, 2)
+        self._async_feature(F_MBARRIER, "mbarrier_init()", node)
+        ptr = self._mbarrier(args[0], env, "mbarrier_init")
+        count = self.convert(self.expr(args[1], env), "i32", node)[0]
+        self.e.emit(f"nvvm.mbarrier.init {ptr}, {count} : !llvm.ptr<3>, i32")
+        return 0, "ct_int"
+
+    def b_mbarrier_arrive(self, node: ast.Call, env: _Scope) -> Value:
+        (arg,) = self._args(node, 1, 1)
+        self._async_feature(F_MBARRIER, "mbarrier_arrive()", node)
+        ptr = self._mbarrier(arg, env, "mbarrier_arrive")
+        self.op(f"nvvm.mbarrier.arrive {ptr} : !llvm.ptr<3> -> i64")
+        return 0, "ct_int"
+
+    def b_mbarrier_wait(self, node: ast.Call, env: _Scope) -> Value:
+        """``mbarrier_wait(bar[k], parity)``: waits for the completion of the phase of parity ``parity`` (0, 1)
+        (``mbarrier.try_wait.parity`` in a loop)."""
+        args = self._args(node, 2, 2)
+        self._async_feature(F_MBARRIER, "mbarrier_wait()", node)
+        ptr = self._mbarrier(args[0], env, "mbarrier_wait")
+        parity = self.convert(self.expr(args[1], env), "i32", node)[0]
+        ticks = self.const(10_000_000, "i32")
+        self.e.emit(f"nvvm.mbarrier.try_wait.parity {ptr}, {parity}, {ticks} : !llvm.ptr<3>, i32, i32")
+        return 0, "ct_int"
+
+    def b_async_copy_arrive(self, node: ast.Call, env: _Scope) -> Value:
+        """``async_copy_arrive(bar[k])``: this thread's arrival on the mbarrier happens when its earlier
+        ``async_copy``s complete (``cp.async.mbarrier.arrive.noinc``: counts as one of the phase's arrivals)."""
+        (arg,) = self._args(node, 1, 1)
+        self._async_feature(F_ASYNC_COPY, "async_copy_arrive()", node)
+        self.use(F_MBARRIER, node)
+        ptr = self._mbarrier(arg, env, "async_copy_arrive")
+        self.e.emit(f"nvvm.cp.async.mbarrier.arrive {ptr} {{noinc = true}} : !llvm.ptr<3>")
+        return 0, "ct_int"
+
+    def cluster_attribute(self, node: ast.Attribute) -> Value:
+        """``cluster_id.x/y/z``: the cluster's index in the grid (of clusters)."""
+        self._async_feature(F_CLUSTER, "cluster_id", node)
+        return self.op(f"gpu.cluster_id {node.attr}"), "index"
+
+    def b_cluster_rank(self, node: ast.Call, env: _Scope) -> Value:
+        """``cluster_rank()``: this block's rank in its cluster (``%cluster_ctarank``)."""
+        self._args(node, 0, 0)
+        self._async_feature(F_CLUSTER, "cluster_rank()", node)
+        rank = self.op("nvvm.read.ptx.sreg.cluster.ctarank : i32")
+        return self.op(f"arith.index_cast {rank} : i32 to index"), "index"
+
+    def b_cluster_arrive(self, node: ast.Call, env: _Scope) -> Value:
+        self._args(node, 0, 0)
+        self._async_feature(F_CLUSTER, "cluster_arrive()", node)
+        self.e.emit("nvvm.cluster.arrive")
+        return 0, "ct_int"
+
+    def b_cluster_wait(self, node: ast.Call, env: _Scope) -> Value:
+        self._args(node, 0, 0)
+        self._async_feature(F_CLUSTER, "cluster_wait()", node)
+        self.e.emit("nvvm.cluster.wait")
+        return 0, "ct_int"
+
+    def b_cluster_barrier(self, node: ast.Call, env: _Scope) -> Value:
+        """``cluster_barrier()``: every thread of every block of the cluster (``barrier.cluster.arrive`` +
+        ``barrier.cluster.wait``: release/acquire, so shared-memory writes before it are seen by the cluster)."""
+        self._args(node, 0, 0)
+        self._async_feature(F_CLUSTER, "cluster_barrier()", node)
+        self.e.emit("nvvm.cluster.arrive")
+        self.e.emit("nvvm.cluster.wait")
+        return 0, "ct_int"
+
+    def _remote(self, node: ast.Call, target: ast.expr, rank: ast.expr, env: _Scope, what: str) -> Tuple[str, Any]:
+        self._async_feature(F_CLUSTER, what, node)
+        ptr, buf = self._element_pointer(target, env, True, what)
+        r = self.convert(self.expr(rank, env), "i32", node)[0]
+        return self.op(f"nvvm.mapa {ptr}, {r} : !llvm.ptr<3> -> !llvm.ptr<7>"), buf
+
+    def b_cluster_load(self, node: ast.Call, env: _Scope) -> Value:
+        """``cluster_load(s[i], rank)``: element ``i`` of shared buffer ``s`` of the cluster's block ``rank``
+        (distributed shared memory: ``mapa`` + ``ld.shared::cluster``)."""
+        args = self._args(node, 2, 2)
+        ptr, buf = self._remote(node, args[0], args[1], env, "cluster_load()")
+        return self.op(f"llvm.load {ptr} : !llvm.ptr<7> -> {buf.element_type}"), buf.element_type
+
+    def b_cluster_store(self, node: ast.Call, env: _Scope) -> Value:
+        """``cluster_store(s[i], rank, value)``: writes element ``i`` of block ``rank``'s shared buffer ``s``."""
+        args = self._args(node, 3, 3)
+        ptr, buf = self._remote(node, args[0], args[1], env, "cluster_store()")
+        value = self.convert(self.expr(args[2], env), buf.element_type, node)[0]
+        self.e.emit(f"llvm.store {value}, {ptr} : {buf.element_type}, !llvm.ptr<7>")
         return 0, "ct_int"

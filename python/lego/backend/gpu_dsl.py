@@ -15,7 +15,9 @@ executed; each ``build_module()`` traces its body (lego.backend._gpu_dsl_compile
 whose every buffer index is a ``lego.apply`` of the buffer's layout, and ``compile(target=…)`` runs one of the
 registered pipelines (cuda: lego-to-nvvm, rocm: lego-to-rocdl, llvmspirv, intel: lego-to-xevm; vulkan / webgpu /
 metal / webgl: lego-to-spirv, then naga). A feature the target lacks is refused, naming both, before any
-pipeline runs. ``run_cpu(*arrays)`` runs a kernel without barriers or warp operations on the CPU
+pipeline runs. cuda alone has asynchronous copies (``async_copy*``: cp.async), mbarriers (``mbarrier_*``) and
+thread-block clusters (``gpu_kernel(cluster=…)``, ``cluster_*``: distributed shared memory), lowered as NVVM ops.
+``run_cpu(*arrays)`` runs a kernel without barriers or warp operations on the CPU
 (``lego-to-llvm``: each block and thread one iteration of a loop nest)."""
 
 from __future__ import annotations
@@ -33,13 +35,14 @@ from ..core import LayoutBlock, OrderBy, Row
 from ..jit.builders import (CompileResult, KernelBuilder, KernelContext, LayoutBuffer, _Emitter, _GPU_TARGETS,
                             SPIRV_TARGETS)
 from .compiler import DType
-from ._gpu_dsl_compiler import (F_ALL_REDUCE, F_BARRIER, F_MMA, F_SHARED, F_SUBGROUP, KernelCompiler)
+from ._gpu_dsl_compiler import (F_ALL_REDUCE, F_ASYNC_COPY, F_BARRIER, F_CLUSTER, F_MBARRIER, F_MMA, F_SHARED,
+                                F_SUBGROUP, KernelCompiler)
 from ._gpu_dsl_errors import (DSLAssertion, DSLNameError, DSLNotImplemented, DSLTypeError, NotEmulable,
                               TargetFeatureError)
 
 __all__ = ["gpu_kernel", "Registers", "static_range", "Buffer", "Shared", "TensorCore", "DType", "GPUKernel", "TARGETS", "TARGET_FEATURES",
            "TargetFeatureError", "NotEmulable", "DSLNotImplemented", "DSLAssertion", "DSLTypeError", "DSLNameError",
-           "block_id", "thread_id", "block_dim"]
+           "block_id", "thread_id", "block_dim", "cluster_id", "F_ASYNC_COPY", "F_MBARRIER", "F_CLUSTER"]
 
 #: Every compile target of the DSL.
 TARGETS = ("cuda", "rocm", "llvmspirv", "intel", "vulkan", "webgpu", "webgl", "metal")
@@ -49,16 +52,19 @@ TARGETS = ("cuda", "rocm", "llvmspirv", "intel", "vulkan", "webgpu", "webgl", "m
 #: lego-to-nvvm and lego-to-llvmspirv; gpu.shuffle (every warp operation) only by lego-to-nvvm and
 #: lego-to-rocdl (the SPIR-V conversions refuse it: no subgroup-shuffle capability in lego-to-spirv's target
 #: environment, no required subgroup size on the LLVM SPIR-V kernels).
+#: Asynchronous copies (cp.async), mbarriers and thread-block clusters (distributed shared memory) are lowered
+#: to NVVM ops only (sm_80+ for cp.async and mbarriers, sm_90 for clusters): every other target lacks them.
 _NO_SHUFFLE = (F_SUBGROUP, F_MMA)
+_NVVM_ONLY = (F_ASYNC_COPY, F_MBARRIER, F_CLUSTER)
 TARGET_FEATURES: Dict[str, Tuple[str, ...]] = {
     "cuda": (),
-    "rocm": (F_MMA, F_ALL_REDUCE),
-    "llvmspirv": _NO_SHUFFLE,
-    "intel": _NO_SHUFFLE + (F_ALL_REDUCE,),
-    "vulkan": _NO_SHUFFLE + (F_ALL_REDUCE,),
-    "webgpu": _NO_SHUFFLE + (F_ALL_REDUCE,),
-    "webgl": _NO_SHUFFLE + (F_ALL_REDUCE,),
-    "metal": _NO_SHUFFLE + (F_ALL_REDUCE,),
+    "rocm": (F_MMA, F_ALL_REDUCE) + _NVVM_ONLY,
+    "llvmspirv": _NO_SHUFFLE + _NVVM_ONLY,
+    "intel": _NO_SHUFFLE + (F_ALL_REDUCE,) + _NVVM_ONLY,
+    "vulkan": _NO_SHUFFLE + (F_ALL_REDUCE,) + _NVVM_ONLY,
+    "webgpu": _NO_SHUFFLE + (F_ALL_REDUCE,) + _NVVM_ONLY,
+    "webgl": _NO_SHUFFLE + (F_ALL_REDUCE,) + _NVVM_ONLY,
+    "metal": _NO_SHUFFLE + (F_ALL_REDUCE,) + _NVVM_ONLY,
 }
 
 
@@ -74,6 +80,7 @@ class _Ids:
 
 
 block_id, thread_id, block_dim = _Ids("block_id"), _Ids("thread_id"), _Ids("block_dim")
+cluster_id = _Ids("cluster_id")
 
 
 @dataclass
@@ -153,8 +160,16 @@ class TensorCore:
 class GPUKernel(KernelBuilder):
     """What ``@gpu_kernel`` returns: a ``KernelBuilder`` whose body is the traced function."""
 
-    def __init__(self, fn: Any, grid: Sequence[int], block: Sequence[int]) -> None:
+    def __init__(self, fn: Any, grid: Sequence[int], block: Sequence[int],
+                 cluster: Optional[Sequence[int]] = None) -> None:
         self._fn = fn
+        self.cluster: Optional[Tuple[int, int, int]] = None
+        if cluster is not None:
+            c = tuple(list(cluster) + [1] * (3 - len(cluster)))[:3]
+            g = tuple(list(grid) + [1] * (3 - len(grid)))[:3]
+            if any(k < 1 or n % k for k, n in zip(c, g)):
+                raise ValueError(f"gpu_kernel: the grid {g} must be a multiple of the cluster {c}")
+            self.cluster = c
         self._filename = fn.__code__.co_filename
         source = textwrap.dedent(inspect.getsource(fn))
         self._source_lines = source.splitlines()
@@ -220,7 +235,58 @@ class GPUKernel(KernelBuilder):
     def features(self) -> Dict[str, str]:
         """The optional features the body uses: feature → ``file:line`` of its first use."""
         self.mlir_text()
-        return dict(self._features)
+        features = dict(self._features)
+        if self.cluster is not None:
+            features.setdefault(F_CLUSTER, f"{self._filename}:{self._first_line}")
+        return features
+
+    # --- thread-block clusters ---------------------------------------------------------------------------------
+
+    def mlir_text(self) -> str:
+        """``KernelBuilder.mlir_text`` (a ``gpu.launch``); a kernel with ``cluster=`` is written already outlined
+        instead: a ``gpu.module`` whose ``gpu.func`` carries ``nvvm.cluster_dim`` (``.explicitcluster`` /
+        ``.reqnctapercluster`` in the PTX, so a launch without cluster attributes runs it in clusters:
+        gpu-kernel-outlining does not carry a launch's attributes to the kernel) and a host function that
+        ``gpu.launch_func`` launches it with the cluster dims."""
+        if self.cluster is None:
+            return super().mlir_text()
+        e = _Emitter()
+        buffers: Dict[int, Tuple[LayoutBuffer, str]] = {}
+        args, operands, shared = [], [], []
+        for k, buf in enumerate(self.buffers):
+            if buf.shared:
+                buffers[id(buf)] = (buf, f"%shm{k}")
+                shared.append(f"%shm{k} : memref<{buf.numel}x{buf.element_type}, #gpu.address_space<workgroup>>")
+            else:
+                buffers[id(buf)] = (buf, f"%arg{k}")
+                args.append(f"%arg{k}: {buf.memref_type}")
+                operands.append(f"%arg{k} : {buf.memref_type}")
+        e.indent = "      "
+        for prefix, op in (("b", "block_id"), ("t", "thread_id"), ("s", "block_dim"), ("g", "grid_dim")):
+            for axis in "xyz":
+                e.emit(f"%{prefix}{axis} = gpu.{op} {axis}")
+        ctx = KernelContext(e, buffers)
+        self.kernel_body(ctx)
+        kernel = f"{self.name}_kernel"
+        sizes = lambda v: ", ".join(str(int(x)) for x in v)  # noqa: E731
+        attribution = f" workgroup({', '.join(shared)})" if shared else ""
+        lines = ["module attributes {gpu.container_module} {",
+                 f"  gpu.module @{kernel} {{",
+                 f"    gpu.func @{kernel}({', '.join(args)}){attribution} kernel attributes "
+                 f"{{known_block_size = array<i32: {sizes(self.block)}>, known_grid_size = array<i32: {sizes(self.grid)}>, "
+                 f"nvvm.cluster_dim = array<i32: {sizes(self.cluster)}>}} {{"]
+        lines += e.lines + ["      gpu.return", "    }", "  }",
+                            f"  func.func @{self.name}({', '.join(args)}) {{"]
+        dims = []
+        for what, values in (("cl", self.cluster), ("gr", self.grid), ("bl", self.block)):
+            for axis, v in zip("xyz", values):
+                lines.append(f"    %{what}_{axis} = arith.constant {int(v)} : index")
+            dims.append(", ".join(f"%{what}_{axis}" for axis in "xyz"))
+        lines.append(f"    gpu.launch_func @{kernel}::@{kernel} clusters in ({dims[0]}) blocks in ({dims[1]}) "
+                     f"threads in ({dims[2]}) args({', '.join(operands)})")
+        lines += ["    return", "  }", "}"]
+        text = "\n".join(lines) + "\n"
+        return text.replace(", 3>", ", #gpu.address_space<workgroup>>") if shared else text
 
     def check_target(self, target: str) -> None:
         """Raises ``TargetFeatureError`` if the body uses a feature ``target`` lacks."""
@@ -413,13 +479,15 @@ class _SharedAsPlain:
         return getattr(self._kernel, name)
 
 
-def gpu_kernel(grid: Sequence[int], block: Sequence[int]) -> Any:
-    """``@gpu_kernel(grid=(gx[, gy[, gz]]), block=(bx[, by[, bz]]))``: the function becomes a ``GPUKernel``
-    (a ``KernelBuilder``)."""
+def gpu_kernel(grid: Sequence[int], block: Sequence[int], cluster: Optional[Sequence[int]] = None) -> Any:
+    """``@gpu_kernel(grid=(gx[, gy[, gz]]), block=(bx[, by[, bz]])[, cluster=(cx[, cy[, cz]])])``: the function
+    becomes a ``GPUKernel`` (a ``KernelBuilder``). ``grid`` counts blocks; ``cluster`` (cuda, sm_90) groups them
+    in thread-block clusters of cx × cy × cz blocks (the grid a multiple of it)."""
     grid = tuple(int(g) for g in grid)
     block = tuple(int(b) for b in block)
+    cluster = tuple(int(c) for c in cluster) if cluster is not None else None
 
     def decorate(fn: Any) -> GPUKernel:
-        return GPUKernel(fn, grid, block)
+        return GPUKernel(fn, grid, block, cluster)
 
     return decorate
