@@ -5,7 +5,10 @@
   (and the ideal) of a global one — must equal the record python/examples/puzzles/memory_analysis.json, so a
   change that adds a bank conflict or an uncoalesced access fails here. After an intended change, regenerate
   it (``python python/tests/test_gpu_puzzle_analysis.py --update``) and check the diff.
-* Several recorded values are derived by hand below (not read from our output).
+* Several recorded values are derived by hand below (not read from our output), and
+  ``test_pass_matches_brute_force_lane_enumeration`` recomputes every access's cost by enumerating all blocks,
+  threads and loop iterations (``lane_costs``: an interpreter of the kernel's index arithmetic lowered by
+  ``lego-to-arith``, independent of the pass's Z3 encoding) and requires the pass's value.
 * Puzzle 32's chosen layout (``lego-choose-smem-layout``) removes the column walk's conflict.
 * Puzzle 10's unguarded map is reported by the bounds checks; its guarded kernels are not.
 """
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -23,7 +27,7 @@ PUZZLES = Path(__file__).resolve().parents[1] / "examples" / "puzzles"
 RECORD = PUZZLES / "memory_analysis.json"
 sys.path.insert(0, str(PUZZLES))
 
-from lego.backend.gpu_dsl_analysis import analyze_memory, bounds_violations  # noqa: E402
+from lego.backend.gpu_dsl_analysis import analyze_memory, bounds_violations, lane_costs  # noqa: E402
 
 STEMS = sorted(p.stem for p in PUZZLES.glob("puzzle_*.py"))
 
@@ -91,6 +95,30 @@ def test_hand_derived_costs(measured):
     # Puzzle 10's race fix: one shared word, written by one thread and read by all (a broadcast): degree 1.
     race = measured["puzzle_10_memory_errors.shared_memory_race_fix"]
     assert [a for a in race if a.startswith("shared")] == ["shared store 4 B: degree 1", "shared load 4 B: degree 1"]
+
+
+# Kernels whose enumeration exceeds lane_costs' work bound (many blocks; 16×16 tiles × 16-step loops).
+TOO_BIG_TO_ENUMERATE = {"puzzle_07_2dblocks.add_10_2d_blocks", "puzzle_16_matmul.tiled_matmul",
+                        "puzzle_33_tensor_cores.tiled_matmul"}
+
+
+def test_pass_matches_brute_force_lane_enumeration(measured):
+    compared = 0
+    skipped = set()
+    for name, kernel in _kernels().items():
+        brute = lane_costs(kernel)
+        if brute is None:
+            skipped.add(name)
+            continue
+        assert len(brute) == len(measured[name]), name
+        for k, (ours, theirs) in enumerate(zip(measured[name], brute)):
+            value = re.search(r": (?:degree )?(\d+)", ours)
+            if value is None or theirs is None:  # not analyzed by the pass / an index of a loaded value
+                continue
+            assert int(value.group(1)) == theirs, f"{name}, access {k}: pass {ours!r}, enumeration {theirs}"
+            compared += 1
+    assert skipped == TOO_BIG_TO_ENUMERATE
+    assert compared > 300
 
 
 def test_chosen_layout_removes_the_conflict():

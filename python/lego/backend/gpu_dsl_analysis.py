@@ -15,7 +15,9 @@ op) — without changing any address. Then:
 * ``bounds_violations(kernel)``: the global and shared accesses of the kernel whose index can leave its buffer,
   from ``lego-generate-bounds-checks`` (each buffer index is a ``lego.apply`` of the buffer's layout: the pass
   puts a ``lego.assert_apply_bounds`` before it) and ``lego-external-smt-verifier``, which proves each
-  assertion over every block id, thread id and loop iteration under the ``if`` guards or reports it.
+  assertion over every block id, thread id and loop iteration under the ``if`` guards or reports it;
+* ``lane_costs(kernel)``: the costs ``analyze_memory`` gives, by brute-force enumeration of the threads'
+  addresses (a cross-check independent of the pass's Z3 encoding).
 """
 
 from __future__ import annotations
@@ -26,14 +28,15 @@ import re
 import subprocess
 import sys
 import tempfile
-from typing import Any, Dict, List, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import sympy
 
 from lego import _lego
 from lego.core import GenP, LayoutBlock, Row
 
-__all__ = ["analysis_text", "analyze_memory", "choose_shared_layout", "swizzle_layout", "bounds_violations"]
+__all__ = ["analysis_text", "analyze_memory", "choose_shared_layout", "swizzle_layout", "bounds_violations",
+           "lane_costs"]
 
 _IDS = {"thread_id": "t", "block_id": "b", "block_dim": "s", "grid_dim": "g"}
 
@@ -90,7 +93,8 @@ def analyze_memory(kernels: Dict[str, Any]) -> Dict[str, List[Dict[str, Any]]]:
     (global), in program order; ``"error"`` instead of the cost where the pass cannot analyze it. Names must be
     MLIR identifiers."""
     text = "\n".join(analysis_text(k, name) for name, k in kernels.items())
-    rc, _, err = _lego_opt(text, ["--lego-analyze-memory", "--lego-report=json"])
+    # timeout-ms is the Z3 budget of the whole pass (default 10 s): one run over many kernels needs more.
+    rc, _, err = _lego_opt(text, ["--lego-analyze-memory=timeout-ms=600000", "--lego-report=json"])
     if rc != 0:
         raise RuntimeError(f"lego-analyze-memory failed:\n{err}")
     out: Dict[str, List[Dict[str, Any]]] = {}
@@ -99,6 +103,8 @@ def analyze_memory(kernels: Dict[str, Any]) -> Dict[str, List[Dict[str, Any]]]:
         rows = []
         for a in entry["accesses"]:
             row = {k: a[k] for k in ("op", "space", "bytes", "degree", "sectors", "ideal_sectors", "error") if k in a}
+            if not {"degree", "sectors", "error"} & set(row):
+                raise RuntimeError(f"lego-analyze-memory: no cost for {a}")
             if a.get("proved") is False:
                 row["proved"] = False
             rows.append(row)
@@ -236,3 +242,200 @@ def bounds_violations(kernel: Any) -> List[str]:
     if not found:
         raise RuntimeError(f"bounds checks failed without a diagnostic:\n{err}")
     return found
+# --- brute-force lane enumeration (independent of lego-analyze-memory's Z3 encoding) -------------------------
+
+_ACCESS = re.compile(r"(?:(%\w+) = )?(memref|vector)\.(load|store) (?:(%\w+), )?(%\w+)\[([^\]]*)\] : "
+                     r"(?:(vector<(\d+)x(\w+)>, )?)?memref<(\d+)x(\w+)(, #gpu\.address_space<workgroup>)?>")
+_BIN = {"addi": lambda a, b: a + b, "subi": lambda a, b: a - b, "muli": lambda a, b: a * b,
+        "divui": lambda a, b: a // b, "remui": lambda a, b: a % b, "floordivsi": lambda a, b: a // b,
+        "divsi": lambda a, b: int(a / b), "remsi": lambda a, b: a - b * int(a / b),
+        "ceildivui": lambda a, b: -(-a // b), "ceildivsi": lambda a, b: -(-a // b),
+        "andi": lambda a, b: a & b, "ori": lambda a, b: a | b, "xori": lambda a, b: a ^ b,
+        "shli": lambda a, b: a << b, "shrsi": lambda a, b: a >> b, "shrui": lambda a, b: a >> b,
+        "minui": min, "minsi": min, "maxui": max, "maxsi": max}
+_CMP = {"eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "slt": lambda a, b: a < b, "ult": lambda a, b: a < b,
+        "sle": lambda a, b: a <= b, "ule": lambda a, b: a <= b, "sgt": lambda a, b: a > b, "ugt": lambda a, b: a > b,
+        "sge": lambda a, b: a >= b, "uge": lambda a, b: a >= b}
+_BYTES = {"f32": 4, "i32": 4, "f16": 2, "bf16": 2, "i16": 2, "f64": 8, "i64": 8, "i8": 1}
+
+
+def _tree(lines, k=0):
+    """Nested ops of the lowered launch body: a line, or (header line, [region, …]) for an op with regions."""
+    body = []
+    while k < len(lines):
+        s = lines[k].strip()
+        k += 1
+        if s.startswith("}") and s != "} else {":
+            return body, k
+        if s == "} else {":
+            return body, k - 1
+        if s.endswith("{"):
+            regions = []
+            region, k = _tree(lines, k)
+            regions.append(region)
+            while k < len(lines) and lines[k].strip() == "} else {":
+                region, k = _tree(lines, k + 1)
+                regions.append(region)
+            body.append((s, regions))
+        else:
+            body.append(s)
+    return body, k
+
+
+def lane_costs(kernel: Any, num_banks: int = 32, max_work: int = 300_000) -> Optional[List[Optional[int]]]:
+    """The cost of each access of the kernel (program order, as ``analyze_memory``) by enumeration: every block,
+    thread and loop iteration is run through an interpreter of the index arithmetic of the kernel lowered by
+    ``lego-to-arith``; the addresses of one warp's active lanes at one dynamic instance of an access form a
+    request; a shared request's degree (phases of 128 bytes of lane data, the largest number of distinct 4-byte
+    words one bank serves in one phase), a global request's distinct 32-byte sectors; the most over all
+    requests. ``None`` for an access whose index or guard is not integer arithmetic of ids and loop counters
+    (a loaded value, a loop-carried value); ``None`` for the whole kernel past ``max_work`` interpreted ops."""
+    text = _lego.parse_module(analysis_text(kernel), f"<{kernel.name}>").run("builtin.module(lego-to-arith)").text
+    lines = text.splitlines()
+    start = next(k for k, l in enumerate(lines) if "gpu.launch " in l)
+    launch = lines[start]
+    consts: Dict[str, Any] = {}
+    for l in lines[:start]:
+        c = re.match(r"\s*(%\w+) = arith\.constant (-?\d+|true|false) : (index|i\d+)$", l)
+        if c:
+            consts[c.group(1)] = {"true": 1, "false": 0}.get(c.group(2), None) if c.group(2) in ("true", "false") \
+                else int(c.group(2))
+    g = re.search(r"blocks\((%\w+), (%\w+), (%\w+)\) in \((%\w+) = (%\w+), (%\w+) = (%\w+), (%\w+) = (%\w+)\) "
+                  r"threads\((%\w+), (%\w+), (%\w+)\) in \((%\w+) = (%\w+), (%\w+) = (%\w+), (%\w+) = (%\w+)\)", launch).groups()
+    grid = [consts[g[4]], consts[g[6]], consts[g[8]]]
+    block = [consts[g[13]], consts[g[15]], consts[g[17]]]
+    body, _ = _tree(lines, start + 1)
+    n_access = [0]
+    requests: Dict[Tuple[Any, ...], List[Tuple[int, int]]] = {}
+    unknown: set = set()
+    work = [0]
+    lane = [0]
+    ids_of: Dict[int, str] = {}
+
+    def count(ops):
+        for op in ops:
+            if isinstance(op, tuple):
+                for r in op[1]:
+                    count(r)
+            elif _ACCESS.match(op):
+                ids_of[id(op)] = n_access[0]
+                n_access[0] += 1
+    count(body)
+
+    def run(ops, env, it, key):
+        for op in ops:
+            work[0] += 1
+            if work[0] > max_work:
+                raise OverflowError
+            if isinstance(op, tuple):
+                head, regions = op
+                f = re.match(r"(?:(%\w+)(?::\d+)? = )?scf\.for (%\w+) = (%\w+) to (%\w+) step (%\w+)(?: iter_args\((.*)\))?", head)
+                i = re.match(r"(?:(%\w+)(?::\d+)? = )?scf\.if (%\w+)", head)
+                if f:
+                    lb, ub, st = (env.get(x) for x in f.group(3, 4, 5))
+                    for a in re.findall(r"(%\w+) = ", f.group(6) or ""):
+                        env[a] = None
+                    if None in (lb, ub, st):
+                        mark(regions[0])
+                    else:
+                        for v in range(lb, ub, st):
+                            env[f.group(2)] = v
+                            run(regions[0], env, it + (v,), key)
+                elif i:
+                    c = env.get(i.group(2))
+                    if c is None:
+                        for r in regions:
+                            mark(r)
+                    elif c:
+                        run(regions[0], env, it, key)
+                    elif len(regions) > 1:
+                        run(regions[1], env, it, key)
+                else:
+                    for r in regions:
+                        mark(r)
+                continue
+            a = _ACCESS.match(op)
+            if a:
+                n = ids_of[id(op)]
+                index = [env.get(x.strip()) for x in a.group(6).split(",")]
+                if len(index) != 1 or index[0] is None:
+                    unknown.add(n)
+                else:
+                    elem = _BYTES[a.group(11)]
+                    nbytes = elem * (int(a.group(8)) if a.group(8) else 1)
+                    requests.setdefault((n, key, it), []).append((lane[0], index[0] * elem, nbytes))
+                if a.group(1):
+                    env[a.group(1)] = None
+                continue
+            m = re.match(r"(%\w+) = (\w+)\.(\w+) (.*?)(?: : (.*))?$", op)
+            if not m:
+                continue
+            res, dialect, name, args = m.group(1), m.group(2), m.group(3), m.group(4)
+            vals = [env.get(x) for x in re.findall(r"%\w+", args)]
+            value = None
+            if dialect == "arith" and name == "constant":
+                c = re.match(r"(-?\d+|true|false)$", args.strip())
+                value = None if not c else {"true": 1, "false": 0}.get(c.group(1), None) \
+                    if c.group(1) in ("true", "false") else int(c.group(1))
+            elif dialect == "arith" and name in _BIN and len(vals) == 2 and None not in vals:
+                value = _BIN[name](*vals)
+            elif dialect == "arith" and name == "cmpi" and None not in vals:
+                value = int(_CMP[args.split(",")[0].strip()](*vals))
+            elif dialect == "arith" and name == "select" and None not in vals:
+                value = vals[1] if vals[0] else vals[2]
+            elif dialect == "arith" and name in ("index_cast", "index_castui", "extui", "extsi", "trunci") and None not in vals:
+                value = vals[0]
+            env[res] = value
+
+    def mark(ops):
+        for op in ops:
+            if isinstance(op, tuple):
+                for r in op[1]:
+                    mark(r)
+            elif id(op) in ids_of:
+                unknown.add(ids_of[id(op)])
+
+    try:
+        for bz in range(grid[2]):
+            for by in range(grid[1]):
+                for bx in range(grid[0]):
+                    for tz in range(block[2]):
+                        for ty in range(block[1]):
+                            for tx in range(block[0]):
+                                env = dict(consts)
+                                env.update(zip(g[0:3], (bx, by, bz)))
+                                env.update(zip(g[9:12], (tx, ty, tz)))
+                                env.update(zip(g[3:9:2], grid))
+                                env.update(zip(g[12:18:2], block))
+                                linear = tx + block[0] * (ty + block[1] * tz)
+                                lane[0] = linear % 32
+                                run(body, env, (), (bx, by, bz, linear // 32))
+    except OverflowError:
+        return None
+    shared = {ids_of[id(op)] for op in _flat(body) if _ACCESS.match(op) and _ACCESS.match(op).group(12)}
+    costs: List[Optional[int]] = [None if n in unknown else 0 for n in range(n_access[0])]
+    for (n, _, _), lanes in requests.items():
+        if costs[n] is None:
+            continue
+        if n in shared:
+            per_phase = 128 // max(4, lanes[0][2])
+            phases: Dict[int, Dict[int, set]] = {}
+            for ln, byte, size in lanes:
+                banks = phases.setdefault(ln // per_phase, {})
+                for w in range(byte // 4, (byte + size + 3) // 4):
+                    banks.setdefault(w % num_banks, set()).add(w)
+            worst = max(len(v) for banks in phases.values() for v in banks.values())
+            costs[n] = max(costs[n], worst)
+        else:
+            sectors = {s for _, byte, size in lanes for s in range(byte // 32, (byte + size - 1) // 32 + 1)}
+            costs[n] = max(costs[n], len(sectors))
+    return costs
+
+
+def _flat(ops):
+    for op in ops:
+        if isinstance(op, tuple):
+            for r in op[1]:
+                yield from _flat(r)
+        else:
+            yield op
