@@ -141,6 +141,25 @@ def test_unguarded_access_is_reported_guarded_ones_are_not():
         assert bounds_violations(case["kernel"]) == [], case["label"]
 
 
+
+def test_bounds_checks_follow_if_and_else():
+    from lego.backend.gpu_dsl import gpu_kernel, Buffer
+
+    @gpu_kernel(grid=(1,), block=(8,))
+    def branches(A: Buffer[6], Out: Buffer[6]):
+        i = thread_id.x
+        x = 0.0
+        if i < 6:
+            x = A[i]  # in bounds: i < 6 here
+        else:
+            x = A[i]  # out of bounds: i = 6, 7 reach it
+        if i < 6:
+            Out[i] = x
+
+    found = bounds_violations(branches)
+    assert len(found) == 1 and "memref.load %arg0" in found[0], found
+
+
 if __name__ == "__main__":
     if sys.argv[1:] != ["--update"]:
         sys.exit("usage: test_gpu_puzzle_analysis.py --update  (rewrites memory_analysis.json)")

@@ -185,7 +185,7 @@ def _guarded_text(kernel: Any) -> str:
                     out.append(f"{indent}  lego.assume_bounds {value} ub : {size}")
             stack.append(None)
             continue
-        m = re.match(r"scf\.if (%\w+) \{$", stripped)
+        m = re.match(r"(?:%[\w:#]+(?:, %[\w:#]+)* = )?scf\.if (%\w+)(?: -> \(.*\))? \{$", stripped)
         if m:
             stack.append(m.group(1))
         elif stripped == "} else {":
