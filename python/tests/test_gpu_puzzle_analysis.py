@@ -27,6 +27,7 @@ PUZZLES = Path(__file__).resolve().parents[1] / "examples" / "puzzles"
 RECORD = PUZZLES / "memory_analysis.json"
 sys.path.insert(0, str(PUZZLES))
 
+from lego.backend.gpu_dsl import Buffer, gpu_kernel  # noqa: E402
 from lego.backend.gpu_dsl_analysis import analyze_memory, bounds_violations, lane_costs  # noqa: E402
 
 STEMS = sorted(p.stem for p in PUZZLES.glob("puzzle_*.py"))
@@ -143,8 +144,6 @@ def test_unguarded_access_is_reported_guarded_ones_are_not():
 
 
 def test_bounds_checks_follow_if_and_else():
-    from lego.backend.gpu_dsl import gpu_kernel, Buffer
-
     @gpu_kernel(grid=(1,), block=(8,))
     def branches(A: Buffer[6], Out: Buffer[6]):
         i = thread_id.x
