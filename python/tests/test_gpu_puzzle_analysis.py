@@ -27,7 +27,7 @@ PUZZLES = Path(__file__).resolve().parents[1] / "examples" / "puzzles"
 RECORD = PUZZLES / "memory_analysis.json"
 sys.path.insert(0, str(PUZZLES))
 
-from lego.backend.gpu_dsl import Buffer, gpu_kernel  # noqa: E402
+from lego.backend.gpu_dsl import F_CLUSTER, Buffer, gpu_kernel  # noqa: E402
 from lego.backend.gpu_dsl_analysis import analyze_memory, bounds_violations, lane_costs  # noqa: E402
 
 STEMS = sorted(p.stem for p in PUZZLES.glob("puzzle_*.py"))
@@ -99,7 +99,8 @@ def test_hand_derived_costs(measured):
 
 
 # Kernels whose enumeration exceeds lane_costs' work bound (many blocks; 16×16 tiles × 16-step loops).
-TOO_BIG_TO_ENUMERATE = {"puzzle_07_2dblocks.add_10_2d_blocks", "puzzle_16_matmul.tiled_matmul",
+TOO_BIG_TO_ENUMERATE = {"puzzle_07_2dblocks.add_10_2d_blocks", "puzzle_07_2dblocks.add_10_2d_blocks_x4",
+                        "puzzle_16_matmul.tiled_matmul", "puzzle_16_matmul.register_tiled",
                         "puzzle_33_tensor_cores.tiled_matmul"}
 
 
@@ -107,6 +108,9 @@ def test_pass_matches_brute_force_lane_enumeration(measured):
     compared = 0
     skipped = set()
     for name, kernel in _kernels().items():
+        if F_CLUSTER in kernel.features():  # traced outlined: neither the pass nor the enumeration reads it
+            assert measured[name] == ["any * 0 B: not analyzed (an outlined cluster kernel)"], name
+            continue
         brute = lane_costs(kernel)
         if brute is None:
             skipped.add(name)
