@@ -73,12 +73,17 @@ SCRIPT = textwrap.dedent("""
 """)
 
 
-def test_fused_path_matches_numpy_under_the_interpreter(tmp_path):
+def _under_the_interpreter(script, tmp_path):
+    """``script``'s stdout, run in a fresh process under Triton's interpreter with the fused path forced."""
     env = dict(os.environ, TRITON_INTERPRET="1", LEGO_TRITON_LAYOUT="1")
-    result = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, env=env, timeout=900,
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=900,
                             cwd=tmp_path)
     assert result.returncode == 0, result.stderr[-4000:]
-    assert "fused ok" in result.stdout
+    return result.stdout
+
+
+def test_fused_path_matches_numpy_under_the_interpreter(tmp_path):
+    assert "fused ok" in _under_the_interpreter(SCRIPT, tmp_path)
 
 
 def test_emitted_source_is_one_kernel_with_constant_divisions():
@@ -225,8 +230,4 @@ BOX_SCRIPT = textwrap.dedent("""
 
 
 def test_box_and_hinted_kernels_match_the_table_under_the_interpreter(tmp_path):
-    env = dict(os.environ, TRITON_INTERPRET="1", LEGO_TRITON_LAYOUT="1")
-    result = subprocess.run([sys.executable, "-c", BOX_SCRIPT], capture_output=True, text=True, env=env, timeout=900,
-                            cwd=tmp_path)
-    assert result.returncode == 0, result.stderr[-4000:]
-    assert "box ok" in result.stdout
+    assert "box ok" in _under_the_interpreter(BOX_SCRIPT, tmp_path)

@@ -1059,6 +1059,14 @@ class KernelCompiler:
         self.use(feature, node)
         self.gpu_only(what, node)
 
+    def _fixed_ops(self, node: ast.Call, feature: str, what: str, *ops: str) -> Value:
+        """A builtin without arguments that stands for a fixed sequence of NVVM ops."""
+        self._args(node, 0, 0)
+        self._async_feature(feature, what, node)
+        for op in ops:
+            self.e.emit(op)
+        return 0, "ct_int"
+
     def _element_pointer(self, node: ast.expr, env: _Scope, shared: bool, what: str) -> Tuple[str, Any]:
         """``B[i, …]`` as an LLVM pointer to that element: ``!llvm.ptr<3>`` for a shared buffer, ``!llvm.ptr<1>``
         (global, through a generic → global address-space cast) for a global one."""
@@ -1105,10 +1113,7 @@ class KernelCompiler:
         return 0, "ct_int"
 
     def b_async_copy_commit(self, node: ast.Call, env: _Scope) -> Value:
-        self._args(node, 0, 0)
-        self._async_feature(F_ASYNC_COPY, "async_copy_commit()", node)
-        self.e.emit("nvvm.cp.async.commit.group")
-        return 0, "ct_int"
+        return self._fixed_ops(node, F_ASYNC_COPY, "async_copy_commit()", "nvvm.cp.async.commit.group")
 
     def b_async_copy_wait(self, node: ast.Call, env: _Scope) -> Value:
         """``async_copy_wait(n=0)``: waits until at most ``n`` committed groups of this thread are pending."""
@@ -1174,25 +1179,15 @@ class KernelCompiler:
         return self.op(f"arith.index_cast {rank} : i32 to index"), "index"
 
     def b_cluster_arrive(self, node: ast.Call, env: _Scope) -> Value:
-        self._args(node, 0, 0)
-        self._async_feature(F_CLUSTER, "cluster_arrive()", node)
-        self.e.emit("nvvm.cluster.arrive")
-        return 0, "ct_int"
+        return self._fixed_ops(node, F_CLUSTER, "cluster_arrive()", "nvvm.cluster.arrive")
 
     def b_cluster_wait(self, node: ast.Call, env: _Scope) -> Value:
-        self._args(node, 0, 0)
-        self._async_feature(F_CLUSTER, "cluster_wait()", node)
-        self.e.emit("nvvm.cluster.wait")
-        return 0, "ct_int"
+        return self._fixed_ops(node, F_CLUSTER, "cluster_wait()", "nvvm.cluster.wait")
 
     def b_cluster_barrier(self, node: ast.Call, env: _Scope) -> Value:
         """``cluster_barrier()``: every thread of every block of the cluster (``barrier.cluster.arrive`` +
         ``barrier.cluster.wait``: release/acquire, so shared-memory writes before it are seen by the cluster)."""
-        self._args(node, 0, 0)
-        self._async_feature(F_CLUSTER, "cluster_barrier()", node)
-        self.e.emit("nvvm.cluster.arrive")
-        self.e.emit("nvvm.cluster.wait")
-        return 0, "ct_int"
+        return self._fixed_ops(node, F_CLUSTER, "cluster_barrier()", "nvvm.cluster.arrive", "nvvm.cluster.wait")
 
     def _remote(self, node: ast.Call, target: ast.expr, rank: ast.expr, env: _Scope, what: str) -> Tuple[str, Any]:
         self._async_feature(F_CLUSTER, what, node)
