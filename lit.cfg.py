@@ -18,6 +18,16 @@ tool_dirs = [os.path.join(root, "target", "debug"), llvm_bin]
 if os.environ.get("LEGO_PROFILE", "debug") == "release":
     tool_dirs.insert(0, os.path.join(root, "target", "release"))
     config.available_features.add("release-lego-opt")
+# The x86 vector ISAs this CPU runs (test/vectorize: the AVX-512 differential run needs such a CPU; on one
+# without, lit reports that test UNSUPPORTED, never passed).
+try:
+    _cpu_flags = set(open("/proc/cpuinfo").read().split())
+except OSError:
+    _cpu_flags = set()
+if {"avx2", "fma"} <= _cpu_flags:
+    config.available_features.add("x86-avx2")
+if {"avx512f", "avx512bw", "avx512vl", "avx512dq"} <= _cpu_flags:
+    config.available_features.add("x86-avx512")
 config.environment["PATH"] = os.pathsep.join(tool_dirs + [config.environment.get("PATH", os.environ.get("PATH", ""))])
 # Deterministic, panic-free runs: a Rust backtrace in a test's output is a bug, never expected text.
 config.environment["RUST_BACKTRACE"] = "0"

@@ -252,6 +252,10 @@ def time_memory_bound(puzzles: List[Any], dry_run: bool, rounds: int) -> List[Tu
 MATMULS = [("puzzle_16", "tiled", "fp32 tiled smem vs torch.matmul (TF32 off)", False),
            ("puzzle_16", "register_tiled", "fp32 register-tiled 128×128×8, 8×8 per thread vs torch.matmul (TF32 off)",
             False),
+           ("puzzle_16:build_variants", "register_tiled db", "fp32 register-tiled, double-buffered shared tiles, one "
+            "barrier per k-tile vs torch.matmul (TF32 off)", False),
+           ("puzzle_16:build_variants", "register_tiled bk16", "fp32 register-tiled, BK = 16 vs torch.matmul (TF32 off)",
+            False),
            ("puzzle_33", "mma", "WMMA f16→f32 vs cuBLAS fp16", True),
            ("puzzle_33", "mma_staged", "WMMA f16→f32, 128×128 block, 8 warps × 2×4 fragments, shared-staged BK=32 "
             "vs cuBLAS fp16", True)]
@@ -261,7 +265,7 @@ def time_matmuls(puzzles: List[Any], dry_run: bool, rounds: int, size: int = 409
     rows = []
     for prefix, label, what, half in MATMULS:
         try:
-            if not any(m.__name__.startswith(prefix) for m in puzzles):
+            if not any(m.__name__.startswith(prefix.partition(":")[0]) for m in puzzles):
                 continue
             case = _case(puzzles, prefix, (size, size, size), label)
             kernel = case["kernel"]

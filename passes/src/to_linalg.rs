@@ -10,8 +10,8 @@ use crate::simplify::ir;
 use crate::vectorize::build::{Builder, Place};
 use melior::ir::{operation::OperationLike, Location, Module, OperationRef};
 use mlir_sys::{
-    mlirBlockCreate, mlirBlockGetArgument, mlirOperationClone, mlirOperationRemoveAttributeByName,
-    mlirOperationSetOperand, mlirRegionAppendOwnedBlock, mlirRegionCreate, mlirShapedTypeGetDimSize,
+    mlirBlockGetArgument, mlirOperationClone, mlirOperationRemoveAttributeByName,
+    mlirOperationSetOperand, mlirShapedTypeGetDimSize,
     mlirShapedTypeGetElementType, mlirShapedTypeGetRank, mlirShapedTypeHasStaticShape, mlirTypeIsAFloat,
     mlirTypeIsAInteger, mlirTypeIsAMemRef, MlirOperation, MlirType, MlirValue,
 };
@@ -269,14 +269,7 @@ fn raise(for_op: MlirOperation, m: &Raise, mark: bool) {
     };
     let mut types: Vec<MlirType> = m.inputs.iter().map(|memref| element(*memref)).collect();
     types.push(element(m.output));
-    let locations = vec![pre.location; types.len()];
-    // SAFETY: new region and block, handed to the new op.
-    let (region, block) = unsafe {
-        let region = mlirRegionCreate();
-        let block = mlirBlockCreate(types.len() as isize, types.as_ptr(), locations.as_ptr());
-        mlirRegionAppendOwnedBlock(region, block);
-        (region, block)
-    };
+    let (region, block) = pre.region_with_block(&types);
     // Loads become the block arguments of their memrefs; the cone is cloned with its operands mapped.
     let mut map: HashMap<ir::Key, MlirValue> = HashMap::new();
     for (load, position) in &m.loads {

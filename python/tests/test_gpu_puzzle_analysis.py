@@ -163,6 +163,33 @@ def test_bounds_checks_follow_if_and_else():
     assert len(found) == 1 and "memref.load %arg0" in found[0], found
 
 
+def test_a_failing_lego_opt_raises_with_its_diagnostic(monkeypatch):
+    """When lego-opt cannot run the analysis (here: text it cannot parse, through the real tool), each entry
+    point raises with the tool's diagnostic instead of returning an empty report that would read as "no
+    conflict" or "no violation"."""
+    from lego.backend import gpu_dsl_analysis as analysis
+
+    @gpu_kernel(grid=(1,), block=(8,))
+    def copy(A: Buffer[8], Out: Buffer[8]):
+        Out[thread_id.x] = A[thread_id.x]
+
+    broken = "func.func @broken( {\n"
+    monkeypatch.setattr(analysis, "analysis_text", lambda kernel, name="": broken)
+    monkeypatch.setattr(analysis, "_guarded_text", lambda kernel: broken)
+    with pytest.raises(RuntimeError, match="lego-analyze-memory failed:(.|\n)*error"):
+        analyze_memory({"copy": copy})
+    with pytest.raises(RuntimeError, match="lego-choose-smem-layout failed"):
+        analysis.choose_shared_layout(copy)
+    # The bounds checks read errors as violations; a failure with no located diagnostic is not one.
+    monkeypatch.setattr(analysis, "_lego_opt", lambda text, args: (1, "", "LLVM ERROR: out of memory\n"))
+    with pytest.raises(RuntimeError, match="without a diagnostic"):
+        bounds_violations(copy)
+    # A run that succeeds but prints no report is not an empty report either.
+    monkeypatch.setattr(analysis, "_lego_opt", lambda text, args: (0, "", ""))
+    with pytest.raises(RuntimeError, match="no report"):
+        analyze_memory({"copy": copy})
+
+
 if __name__ == "__main__":
     if sys.argv[1:] != ["--update"]:
         sys.exit("usage: test_gpu_puzzle_analysis.py --update  (rewrites memory_analysis.json)")

@@ -198,6 +198,20 @@ def test_access_plan_contiguity_and_boxes_by_hand():
     assert ((16, 64), (16, 64)) not in access_plan.boxes(broken, 64)
 
 
+def test_a_box_tile_that_does_not_divide_the_index_space_is_not_fused():
+    """A box kernel has no masks (each tile is one whole checked box): a box tile that leaves a remainder row or
+    column must be refused with NotFusable (the caller's fallback), never emitted as a kernel that skips it."""
+    import lego
+    from lego.backend import triton_layout
+
+    program = lego.ColMajor((64, 64))._compiled
+    whole = {"BR": 32, "BC": 32, "BRS": 32, "BCS": 32, "num_warps": 4}
+    assert "tl.gather" in triton_layout.emit_source(program, tile=whole)[0]
+    for br, bc in ((24, 32), (32, 48), (64, 128)):
+        with pytest.raises(triton_layout.NotFusable, match="does not divide the index space"):
+            triton_layout.emit_source(program, tile=dict(whole, BR=br, BC=bc, BRS=br, BCS=bc))
+
+
 BOX_SCRIPT = textwrap.dedent("""
     import numpy as np, torch, lego
     from lego.backend import triton_layout, access_plan

@@ -5,7 +5,8 @@
 //! a lane-0 scalar and a vector form of an index value are made where either may be needed).
 
 use mlir_sys::{
-    mlirAttributeParseGet, mlirBlockAppendOwnedOperation, mlirBlockInsertOwnedOperationBefore, mlirFloatAttrDoubleGet,
+    mlirAttributeParseGet, mlirBlockAppendOwnedOperation, mlirBlockCreate, mlirBlockInsertOwnedOperationBefore,
+    mlirFloatAttrDoubleGet, mlirRegionAppendOwnedBlock, mlirRegionCreate,
     mlirIdentifierGet, mlirIndexTypeGet, mlirIntegerAttrGet, mlirIntegerTypeGet, mlirNamedAttributeGet, mlirOperationCreate,
     mlirOperationGetContext, mlirOperationGetLocation, mlirOperationStateAddAttributes, mlirOperationStateAddOperands,
     mlirOperationStateAddOwnedRegions, mlirOperationStateAddResults, mlirOperationStateGet,
@@ -127,6 +128,19 @@ impl Builder {
 
     pub fn constant(&mut self, r#type: MlirType, attribute: MlirAttribute) -> MlirValue {
         self.value("arith.constant", &[], r#type, &[("value", attribute)])
+    }
+
+    /// A new region holding one new block with arguments of `types` (located at the builder's location), for an
+    /// op about to be built: the caller hands the region to that op, which then owns both.
+    pub fn region_with_block(&self, types: &[MlirType]) -> (MlirRegion, MlirBlock) {
+        let locations = vec![self.location; types.len()];
+        // SAFETY: a new region and block; the block is handed to the region here, the region to the caller's op.
+        unsafe {
+            let region = mlirRegionCreate();
+            let block = mlirBlockCreate(types.len() as isize, types.as_ptr(), locations.as_ptr());
+            mlirRegionAppendOwnedBlock(region, block);
+            (region, block)
+        }
     }
 
     pub fn binary(&mut self, name: &str, lhs: MlirValue, rhs: MlirValue) -> MlirValue {

@@ -15,8 +15,8 @@ use crate::registry::{OptionSpec, Options, RegistryError};
 use crate::simplify::ir;
 use melior::ir::OperationRef;
 use mlir_sys::{
-    mlirBlockCreate, mlirBlockGetArgument, mlirOperationSetAttributeByName, mlirOperationSetOperand,
-    mlirRegionAppendOwnedBlock, mlirRegionCreate, mlirTypeIsAFloat, mlirTypeIsAIndex, MlirBlock, MlirOperation,
+    mlirBlockGetArgument, mlirOperationSetAttributeByName, mlirOperationSetOperand,
+    mlirTypeIsAFloat, mlirTypeIsAIndex, MlirBlock, MlirOperation,
     MlirType, MlirValue,
 };
 
@@ -229,16 +229,7 @@ fn match_shape(op: MlirOperation) -> Option<Shape> {
     // SAFETY: type queries on a live type.
     if unsafe { mlirTypeIsAIndex(carried_type) } {
         // Compaction: store A[i] at out[k]; k + 1.
-        let (mut store, mut addi) = (None, None);
-        for &inner in &then_ops[..then_ops.len() - 1] {
-            match ir::op_name(inner) {
-                "memref.load" | "arith.constant" => {}
-                "memref.store" if store.is_none() => store = Some(inner),
-                "arith.addi" if addi.is_none() => addi = Some(inner),
-                _ => return None,
-            }
-        }
-        let (store, addi) = (store?, addi?);
+        let (store, addi) = store_and_increment(&then_ops)?;
         if ir::key(ir::result(addi, 0)?) != ir::key(then_yield) || ir::operand_count(store) != 3 {
             return None;
         }
@@ -302,14 +293,7 @@ pub(super) fn vector_loop(
     let carried: Vec<MlirType> = inits.iter().map(|init| ir::value_type(*init)).collect();
     let mut types = vec![index];
     types.extend(carried.iter().copied());
-    let locations = vec![pre.location; types.len()];
-    // SAFETY: new region and block, handed to the new op.
-    let (region, block) = unsafe {
-        let region = mlirRegionCreate();
-        let block = mlirBlockCreate(types.len() as isize, types.as_ptr(), locations.as_ptr());
-        mlirRegionAppendOwnedBlock(region, block);
-        (region, block)
-    };
+    let (region, block) = pre.region_with_block(&types);
     let mut operands = vec![lower, strip, step];
     operands.extend(inits.iter().copied());
     let new_loop = pre.op("scf.for", &operands, &carried, &[], &[region]);
@@ -505,4 +489,20 @@ pub(super) fn is_load_of(value: MlirValue, memref: MlirValue, iv: MlirValue) -> 
 /// The operands of the terminator of `block`.
 pub(super) fn yielded(block: MlirBlock) -> Vec<MlirValue> {
     ir::block_ops(block).last().map(ir::operands).unwrap_or_default()
+}
+
+/// A then-block that stores once and increments once, with nothing else but loads and constants before its
+/// terminator (`out[k] = A[i]; k + 1`, the compaction and run-length shapes): its (store, addi). Which values
+/// they use is the caller's to check.
+pub(super) fn store_and_increment(ops: &[MlirOperation]) -> Option<(MlirOperation, MlirOperation)> {
+    let (mut store, mut addi) = (None, None);
+    for &inner in &ops[..ops.len().saturating_sub(1)] {
+        match ir::op_name(inner) {
+            "memref.load" | "arith.constant" => {}
+            "memref.store" if store.is_none() => store = Some(inner),
+            "arith.addi" if addi.is_none() => addi = Some(inner),
+            _ => return None,
+        }
+    }
+    Some((store?, addi?))
 }

@@ -17,8 +17,8 @@ use super::analysis::{Access, ForLoop, Kind, Plan};
 use super::build::{vector_type, Builder, Place};
 use crate::simplify::ir::{self, HashMap, Key};
 use mlir_sys::{
-    mlirBlockCreate, mlirBlockGetArgument, mlirOperationClone, mlirOperationSetOperand, mlirRegionAppendOwnedBlock,
-    mlirRegionCreate, mlirTypeIsAFloat, mlirTypeIsAIndex, mlirValueSetType, MlirOperation, MlirType, MlirValue,
+    mlirBlockGetArgument, mlirOperationClone, mlirOperationSetOperand,
+    mlirTypeIsAFloat, mlirTypeIsAIndex, mlirValueSetType, MlirOperation, MlirType, MlirValue,
 };
 
 /// Rewrites `for_loop` by `plan`. Returns the vector loop.
@@ -58,14 +58,7 @@ pub fn vectorize(for_loop: &ForLoop, plan: &Plan) -> MlirOperation {
     // The vector loop, with an empty body block.
     let mut block_types = vec![index];
     block_types.extend(accumulator_types.iter().copied());
-    let locations = vec![pre.location; block_types.len()];
-    // SAFETY: new region and block; the block is handed to the region, the region to the op.
-    let (region, block) = unsafe {
-        let region = mlirRegionCreate();
-        let block = mlirBlockCreate(block_types.len() as isize, block_types.as_ptr(), locations.as_ptr());
-        mlirRegionAppendOwnedBlock(region, block);
-        (region, block)
-    };
+    let (region, block) = pre.region_with_block(&block_types);
     let mut operands = vec![for_loop.lower, aligned, vector_step];
     operands.extend(inits.iter().copied());
     let vector_loop = pre.op("scf.for", &operands, &accumulator_types, &[], &[region]);

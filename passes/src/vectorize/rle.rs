@@ -130,16 +130,7 @@ fn match_rle(op: MlirOperation) -> Option<Match> {
 /// The then-block `out[k] = A[i]; k + 1` (plus loads and constants), yielding `k + 1` first: `out`.
 fn then_store(block: MlirBlock, k: MlirValue, next_k: MlirValue, is_element: &dyn Fn(MlirValue) -> bool) -> Option<MlirValue> {
     let ops: Vec<MlirOperation> = ir::block_ops(block).collect();
-    let (mut store, mut addi) = (None, None);
-    for &inner in &ops[..ops.len().saturating_sub(1)] {
-        match ir::op_name(inner) {
-            "memref.load" | "arith.constant" => {}
-            "memref.store" if store.is_none() => store = Some(inner),
-            "arith.addi" if addi.is_none() => addi = Some(inner),
-            _ => return None,
-        }
-    }
-    let (store, addi) = (store?, addi?);
+    let (store, addi) = patterns::store_and_increment(&ops)?;
     let (a, b) = (ir::operand(addi, 0)?, ir::operand(addi, 1)?);
     let is_k = |v: MlirValue| ir::key(v) == ir::key(k);
     let is_one = |v: MlirValue| ir::constant_value(v) == Some(1);

@@ -10,8 +10,8 @@ use crate::registry::{Options, RegistryError};
 use crate::simplify::ir;
 use melior::ir::OperationRef;
 use mlir_sys::{
-    mlirBlockCreate, mlirBlockGetArgument, mlirOperationClone, mlirOperationSetOperand, mlirRegionAppendOwnedBlock,
-    mlirRegionCreate, mlirTypeIsAFloat, mlirTypeIsAIndex, mlirTypeIsAInteger, MlirOperation, MlirType, MlirValue,
+    mlirBlockGetArgument, mlirOperationClone, mlirOperationSetOperand,
+    mlirTypeIsAFloat, mlirTypeIsAIndex, mlirTypeIsAInteger, MlirOperation, MlirType, MlirValue,
 };
 
 const MARKER: &str = "lego.scatter_add_done";
@@ -146,13 +146,7 @@ fn match_scatter_add(op: MlirOperation) -> Option<Match> {
 
 /// A region of one block holding an `scf.yield`; returns (region, block).
 fn yield_region(builder: &mut Builder) -> (mlir_sys::MlirRegion, mlir_sys::MlirBlock) {
-    // SAFETY: new region and block; the block is handed to the region, the region to the op made by the caller.
-    let (region, block) = unsafe {
-        let region = mlirRegionCreate();
-        let block = mlirBlockCreate(0, std::ptr::null(), std::ptr::null());
-        mlirRegionAppendOwnedBlock(region, block);
-        (region, block)
-    };
+    let (region, block) = builder.region_with_block(&[]);
     let mut inner = Builder { context: builder.context, location: builder.location, place: Place::End(block), created: Vec::new() };
     inner.op("scf.yield", &[], &[], &[], &[]);
     (region, block)

@@ -87,6 +87,83 @@ def build_register_tiled(M, N, K, BM=128, BN=128, BK=8, TM=8, TN=8):
     return register_tiled
 
 
+def build_register_tiled_db(M, N, K, BM=128, BN=128, BK=8, TM=8, TN=8):
+    """``register_tiled`` with the shared tiles double-buffered: each k step first loads the next A and B tiles
+    from global memory into registers, computes on the current shared tiles while those loads are in flight,
+    then stores them into the other half — one barrier per k-tile instead of two (the half read in step i is
+    written again only in step i + 2, after every thread has passed step i + 1's barrier). The last step's
+    prefetch wraps to tile 0 (K a power of two: ``& (K - 1)``), a redundant in-bounds load that nothing reads."""
+    BM, BN = min(BM, M), min(BN, N)
+    TY, TX = BM // TM, BN // TN
+    T = TX * TY
+    LA, LB = BM * BK // T, BK * BN // T
+    assert M % BM == 0 and N % BN == 0 and K % BK == 0 and BK % LA == 0 and BN % LB == 0, (M, N, K)
+    assert K & (K - 1) == 0, K
+    SA, SB = (BK // LA).bit_length() - 1, (BN // LB).bit_length() - 1
+    SX, SK = TX.bit_length() - 1, BK.bit_length() - 1
+    assert all(1 << v == w for v, w in ((SA, BK // LA), (SB, BN // LB), (SX, TX), (SK, BK))), (BK, LA, BN, LB, TX)
+
+    @gpu_kernel(grid=(N // BN, M // BM), block=(T,))
+    def register_tiled_db(A: Buffer[M, K], B: Buffer[K, N], C: Buffer[M, N], sa: Shared[2 * BK, BM],
+                          sb: Shared[2 * BK, BN]):
+        tid = thread_id.x
+        tx = tid & (TX - 1)
+        ty = tid >> SX
+        row0 = block_id.y * BM
+        col0 = block_id.x * BN
+        a_row = tid >> SA
+        a_col = (tid & (BK // LA - 1)) * LA
+        b_row = tid >> SB
+        b_col = (tid & (BN // LB - 1)) * LB
+        acc = Registers(TM, TN)
+        a = Registers(TM)
+        b = Registers(TN)
+        ra = Registers(LA)
+        rb = Registers(LB)
+        for s in static_range(LA):
+            sa[a_col + s, a_row] = A[row0 + a_row, a_col + s]
+        for s in static_range(LB):
+            sb[b_row, b_col + s] = B[b_row, col0 + b_col + s]
+        barrier()
+        for k0 in range(0, K, BK):
+            cur = ((k0 >> SK) & 1) * BK
+            nxt = BK - cur
+            kn = (k0 + BK) & (K - 1)
+            for s in static_range(LA):
+                ra[s] = A[row0 + a_row, kn + a_col + s]
+            for s in static_range(LB):
+                rb[s] = B[kn + b_row, col0 + b_col + s]
+            for kk in static_range(BK):
+                for i in static_range(TM):
+                    a[i] = sa[cur + kk, i // 4 * (TY * 4) + ty * 4 + i % 4]
+                for j in static_range(TN):
+                    b[j] = sb[cur + kk, j // 4 * (TX * 4) + tx * 4 + j % 4]
+                for i in static_range(TM):
+                    for j in static_range(TN):
+                        acc[i, j] = fma(a[i], b[j], acc[i, j])
+            for s in static_range(LA):
+                sa[nxt + a_col + s, a_row] = ra[s]
+            for s in static_range(LB):
+                sb[nxt + b_row, b_col + s] = rb[s]
+            barrier()
+        for i in static_range(TM):
+            for j in static_range(TN):
+                C[row0 + i // 4 * (TY * 4) + ty * 4 + i % 4, col0 + j // 4 * (TX * 4) + tx * 4 + j % 4] = acc[i, j]
+
+    return register_tiled_db
+
+
+def build_variants(M, N=None, K=None):
+    """Tuning variants of the register-tiled SGEMM, timed beside it by bench/gpu_puzzles/run_h100.py."""
+    N = M if N is None else N
+    K = M if K is None else K
+    mm = lambda ins: ins[0].reshape(M, K).astype(float) @ ins[1].reshape(K, N)  # noqa: E731
+    return [dict(kernel=build_register_tiled_db(M, N, K), expected=mm, label="register_tiled db", atol=1e-2,
+                 init_mod=10),
+            dict(kernel=build_register_tiled(M, N, K, BK=16), expected=mm, label="register_tiled bk16", atol=1e-2,
+                 init_mod=10)]
+
+
 def build(M, N=None, K=None):
     N = M if N is None else N
     K = M if K is None else K

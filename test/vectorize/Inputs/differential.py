@@ -237,19 +237,26 @@ def compare(label, reference, candidate):
 
 
 def main():
+    # differential.py LEGO_OPT KERNELS WORK [--x86 ISA,…] [--no-arm]: the x86 ISAs to build and run here
+    # (default avx2; each must run on this CPU, else the run fails — lit gives each ISA's test the CPU feature
+    # it REQUIRES) and whether to run the aarch64 builds under qemu.
     lego_opt, kernels, work = sys.argv[1:4]
+    options = sys.argv[4:]
+    isas = options[options.index("--x86") + 1].split(",") if "--x86" in options else ["avx2"]
+    with_arm = "--no-arm" not in options
     os.makedirs(work, exist_ok=True)
     with open(os.path.join(work, "driver.c"), "w") as handle:
         handle.write(driver_source())
     host = ["cc", "-O1", "-w"]
     arm = ["aarch64-linux-gnu-gcc", "-O1", "-w", "-static"]
     qemu = ["qemu-aarch64", "-cpu"]
-    flags = open("/proc/cpuinfo").read()
+    flags = set(open("/proc/cpuinfo").read().split())
     problems = []
-    missing = [f for f in ("avx512f", "avx512bw", "avx512vl", "avx512dq", "avx2", "fma") if f" {f}" not in flags]
+    needs = {"avx512": ("avx512f", "avx512bw", "avx512vl", "avx512dq"), "avx2": ("avx2", "fma")}
+    cpus = {"avx512": "skylake-avx512", "avx2": "haswell"}
+    missing = sorted({f for isa in isas for f in needs[isa] if f not in flags})
     if missing:
-        # Not a skip: the test needs a machine with AVX-512 (CI's and the development machine have it).
-        problems.append(f"this CPU lacks {', '.join(missing)}: the AVX-512 and AVX2 builds cannot run here")
+        problems.append(f"this CPU lacks {', '.join(missing)}: the {'/'.join(isas)} builds cannot run here")
     scalar_x86 = build(lego_opt, kernels, work, "x86-scalar", "lego-to-llvm", ["-mcpu=x86-64"], host)
     reference = parse(run([scalar_x86]))
     expected = sum(len(trips) * sum(1 for a in args if a[0] == "buf") for args, trips in KERNELS.values())
@@ -257,11 +264,13 @@ def main():
         problems.append(f"the scalar x86 build printed {len(reference)} buffers, expected {expected}")
     runs = 0
     if not missing:
-        for isa, cpu in (("avx512", "skylake-avx512"), ("avx2", "haswell")):
+        for isa in isas:
             pipeline = patterns_before(isa, ["scatter-add"]) + f"lego-to-x86-vector{{isa={isa}}}"
-            exe = build(lego_opt, kernels, work, f"x86-{isa}", pipeline, [f"-mcpu={cpu}"], host)
+            exe = build(lego_opt, kernels, work, f"x86-{isa}", pipeline, [f"-mcpu={cpus[isa]}"], host)
             problems += compare(f"x86 {isa}", reference, parse(run([exe])))
             runs += 1
+    if not with_arm:
+        return report(problems, reference, runs)
     triple = ["-mtriple=aarch64-linux-gnu"]
     scalar_arm = build(lego_opt, kernels, work, "arm-scalar", "lego-to-llvm", triple, arm)
     arm_reference = parse(run(qemu + ["max", scalar_arm]))
@@ -276,6 +285,10 @@ def main():
             problems.append(f"sve: asked qemu for {vl}-byte vectors, the program saw: {output.splitlines()[:1]}")
         problems += compare(f"sve (vl {vl} bytes)", arm_reference, parse(output))
         runs += 1
+    return report(problems, reference, runs)
+
+
+def report(problems, reference, runs):
     for problem in problems:
         print("FAIL:", problem)
     print(f"{len(KERNELS)} kernels, {len(reference)} buffers, {runs} vector runs compared with the scalar builds: "
