@@ -1,3 +1,5 @@
+"""Which fragments of puzzle 33's mma_staged are wrong, at several sizes and tile shapes (on the GPU machine, the
+wheel installed): python3 bench/device/mma_debug.py"""
 import sys, os, numpy as np
 sys.path.insert(0, "bench/gpu_puzzles"); sys.path.insert(0, "python/examples/puzzles")
 import cupy, torch
