@@ -1,8 +1,10 @@
 """Which fragments of puzzle 33's mma_staged are wrong, at several sizes and tile shapes (on the GPU machine, the
 wheel installed): python3 bench/device/mma_debug.py"""
-import sys, os, numpy as np
+import sys
+
+import numpy as np
 sys.path.insert(0, "bench/gpu_puzzles"); sys.path.insert(0, "python/examples/puzzles")
-import cupy, torch
+import cupy
 from run_h100 import Launcher
 import puzzle_33_tensor_cores as p
 for (M, N, K, kw) in [(64, 64, 64, {}), (64, 64, 32, {}), (128, 128, 64, {}), (64, 128, 64, {}), (128, 64, 64, {}),

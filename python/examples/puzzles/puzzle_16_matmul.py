@@ -34,20 +34,27 @@ def build_tiled(M, N, K):
     return tiled_matmul
 
 
-def build_register_tiled(M, N, K, BM=128, BN=128, BK=8, TM=8, TN=8):
+def _register_tiling(M, N, K, BM, BN, BK, TM, TN):
+    """The block tile of the register-tiled kernels: (BM, BN, TY, TX, T, LA, LB, SA, SB, SX)."""
     BM, BN = min(BM, M), min(BN, N)
     TY, TX = BM // TM, BN // TN        # thread grid of the block tile
     T = TX * TY                        # threads per block
     LA, LB = BM * BK // T, BK * BN // T  # tile elements each thread stages
     assert M % BM == 0 and N % BN == 0 and K % BK == 0 and BK % LA == 0 and BN % LB == 0, (M, N, K)
     # LLVM merges the shared accesses into 16-byte ld/st.shared.v4 while the PTX declares the arrays .align 4:
-    # both arrays' sizes are multiples of 16 bytes, so laid out from the shared window's start each is aligned
+    # every array's size (one or two BK-row tiles) is a multiple of 16 bytes, so laid out from the shared
+    # window's start each is aligned
     assert (BK * BM * 4) % 16 == 0 and (BK * BN * 4) % 16 == 0
     # thread-index splits by shifts and masks (all powers of two): floored // and % on the thread id would
     # cost signed-division fix-ups (and naga rejects the negation they contain on the WGSL targets)
     SA, SB = (BK // LA).bit_length() - 1, (BN // LB).bit_length() - 1
     SX = TX.bit_length() - 1
     assert all(1 << v == w for v, w in ((SA, BK // LA), (SB, BN // LB), (SX, TX))), (BK, LA, BN, LB, TX)
+    return BM, BN, TY, TX, T, LA, LB, SA, SB, SX
+
+
+def build_register_tiled(M, N, K, BM=128, BN=128, BK=8, TM=8, TN=8):
+    BM, BN, TY, TX, T, LA, LB, SA, SB, SX = _register_tiling(M, N, K, BM, BN, BK, TM, TN)
 
     @gpu_kernel(grid=(N // BN, M // BM), block=(T,))
     def register_tiled(A: Buffer[M, K], B: Buffer[K, N], C: Buffer[M, N], sa: Shared[BK, BM],
@@ -93,15 +100,10 @@ def build_register_tiled_db(M, N, K, BM=128, BN=128, BK=8, TM=8, TN=8):
     then stores them into the other half — one barrier per k-tile instead of two (the half read in step i is
     written again only in step i + 2, after every thread has passed step i + 1's barrier). The last step's
     prefetch wraps to tile 0 (K a power of two: ``& (K - 1)``), a redundant in-bounds load that nothing reads."""
-    BM, BN = min(BM, M), min(BN, N)
-    TY, TX = BM // TM, BN // TN
-    T = TX * TY
-    LA, LB = BM * BK // T, BK * BN // T
-    assert M % BM == 0 and N % BN == 0 and K % BK == 0 and BK % LA == 0 and BN % LB == 0, (M, N, K)
+    BM, BN, TY, TX, T, LA, LB, SA, SB, SX = _register_tiling(M, N, K, BM, BN, BK, TM, TN)
     assert K & (K - 1) == 0, K
-    SA, SB = (BK // LA).bit_length() - 1, (BN // LB).bit_length() - 1
-    SX, SK = TX.bit_length() - 1, BK.bit_length() - 1
-    assert all(1 << v == w for v, w in ((SA, BK // LA), (SB, BN // LB), (SX, TX), (SK, BK))), (BK, LA, BN, LB, TX)
+    SK = BK.bit_length() - 1
+    assert 1 << SK == BK, BK
 
     @gpu_kernel(grid=(N // BN, M // BM), block=(T,))
     def register_tiled_db(A: Buffer[M, K], B: Buffer[K, N], C: Buffer[M, N], sa: Shared[2 * BK, BM],
