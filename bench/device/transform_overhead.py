@@ -41,7 +41,9 @@ def main():
             host_us = (time.perf_counter() - t) / 20 * 1e6
             torch.cuda.synchronize()
             gpu_us = interleaved({"t": lambda: layout.transform(x)}, reps=5, inner=20)["t"] * 1e3
+            prepared = sum(key[0] == layout._compiled.key and key[3] == dtype for key in triton_layout._LAUNCHERS)
             print(f"{name:20s} {str(dtype)[6:]:8s} " + "  ".join(f"{k} {v:.2f}" for k, v in row.items())
+                  + f"  | prepared launchers {prepared}"
                   + f"  | host {host_us:.0f} us/call (enqueue, GPU busy), GPU {gpu_us:.0f} us/call", flush=True)
 
 

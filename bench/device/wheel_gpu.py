@@ -186,7 +186,9 @@ def tensor_api(n):
                     boxed = f" box {tile['BRS']}x{tile['BCS']}" if "BCS" in tile else ""
                     choices[key[1]] = f"{how} {tile['BR']}x{tile['BC']}/{tile['num_warps']}{boxed}"
             record({"section": "c", "layout": name, "dtype": str(dtype).replace("torch.", ""), "size": f"{n}x{n}",
-                    "fused": fused, "choice_transform": choices.get(True), "choice_inverse": choices.get(False), "correct_transform": ok_fwd, "correct_inverse": ok_back,
+                    "fused": fused,
+                    "prepared": sum(key[0] == layout._compiled.key and key[3] == dtype for key in triton_layout._LAUNCHERS),
+                    "choice_transform": choices.get(True), "choice_inverse": choices.get(False), "correct_transform": ok_fwd, "correct_inverse": ok_back,
                     **{f"{k}_GBs": v for k, v in gbs.items()},
                     "transform_vs_torch": gbs["transform"] / gbs["torch"],
                     "transform_vs_copy": gbs["transform"] / gbs["copy"],

@@ -245,3 +245,112 @@ BOX_SCRIPT = textwrap.dedent("""
 
 def test_box_and_hinted_kernels_match_the_table_under_the_interpreter(tmp_path):
     assert "box ok" in _under_the_interpreter(BOX_SCRIPT, tmp_path)
+
+
+class _FakeTriton:
+    """Stands in for Triton on CPU tensors: the JIT kernel (``kernel[grid](..., GATHER=, BR=, BC=, num_warps=)``,
+    which returns the compiled binary) and the binary's runner (``binary[grid](src, dst, GATHER, BR, BC)``). Both
+    move the data by the program's table, so a launcher that passed the wrong constants gives a wrong result; both
+    record which path ran."""
+
+    def __init__(self):
+        self.calls = []
+
+    def move(self, program, src, dst, gather):
+        from lego.backend.compiler import program_table
+
+        table = torch.as_tensor(program_table(program))
+        if gather:
+            dst.copy_(src[table])
+        else:
+            dst[table] = src
+
+    def kernel_for(self, program, batch=1, tile=None):
+        fake = self
+
+        class Binary:
+            def __getitem__(self, grid):
+                def runner(src, dst, gather, br, bc):
+                    fake.calls.append(("runner", grid, br, bc))
+                    fake.move(program, src, dst, gather)
+                return runner
+
+        class Kernel:
+            def __getitem__(self, grid):
+                def dispatch(src, dst, GATHER, BR, BC, num_warps):
+                    fake.calls.append(("dispatch", grid, BR, BC))
+                    fake.move(program, src, dst, GATHER)
+                    return Binary()
+                return dispatch
+
+        return Kernel(), {"grid": 3, "BR": 16, "BC": 32, "num_warps": 4}
+
+    def paths(self):
+        paths = [call[0] for call in self.calls]
+        self.calls.clear()
+        return paths
+
+
+@pytest.fixture
+def fake_triton(monkeypatch):
+    from lego.backend import triton_layout
+
+    fake = _FakeTriton()
+    triton_layout.clear_cache()
+    monkeypatch.setenv("LEGO_TRITON_LAYOUT", "1")
+    monkeypatch.delenv("TRITON_INTERPRET", raising=False)
+    monkeypatch.setattr(triton_layout, "kernel_for", fake.kernel_for)
+    monkeypatch.setattr(triton_layout, "_on_current_device", lambda src: True)
+    yield fake
+    triton_layout.clear_cache()
+
+
+def test_later_moves_launch_the_compiled_binary_directly(fake_triton):
+    import lego
+    from lego.backend import triton_layout
+
+    layout = lego.ColMajor((8, 16))
+    x = torch.arange(128, dtype=torch.float32).reshape(8, 16)
+    want = torch.as_tensor(layout.transform(x.numpy()))
+    for expected in (["dispatch"], ["runner"], ["runner"]):
+        assert torch.equal(layout.transform(x), want)
+        assert fake_triton.paths() == expected
+    # The scatter direction runs as the gather through the checked inverse map: its own launcher.
+    for expected in (["dispatch"], ["runner"]):
+        assert torch.equal(layout.inverse_transform(want), x)
+        assert fake_triton.paths() == expected
+    # Another element type: Triton compiles another binary, so the first call dispatches again.
+    for expected in (["dispatch"], ["runner"]):
+        assert torch.equal(layout.transform(x.half()), want.half())
+        assert fake_triton.paths() == expected
+    # A source not aligned to 16 bytes does not match the binary's pointer specialization: full path.
+    shifted = torch.arange(129, dtype=torch.float32)[1:].sub_(1)
+    assert shifted.data_ptr() % 16
+    assert torch.equal(layout.transform(shifted.reshape(8, 16)), want)
+    assert fake_triton.paths() == ["dispatch"]
+    # A gradient wanted: the autograd Function runs (its forward may use the launcher) and the gradient is right.
+    leaf = x.clone().requires_grad_()
+    out = layout.transform(leaf)
+    assert out.grad_fn is not None and torch.equal(out.detach(), want)
+    weight = torch.randn(8, 16)
+    (out * weight).sum().backward()
+    assert torch.equal(leaf.grad, torch.as_tensor(layout.inverse_transform(weight.numpy())))
+    fake_triton.paths()
+    triton_layout.clear_cache()
+    layout.transform(x)
+    assert fake_triton.paths() == ["dispatch"], "clear_cache keeps a launcher"
+
+
+def test_no_launcher_is_kept_for_an_untuned_default(fake_triton, monkeypatch):
+    import lego
+    from lego.backend import triton_layout
+
+    # Big enough to want tuning, which cannot run here (CPU tensors): the default tile serves, every time
+    # through the full path, so the first call on a GPU later still tunes.
+    monkeypatch.setattr(triton_layout, "TUNE_MIN_NUMEL", 1)
+    layout = lego.ColMajor((8, 16))
+    x = torch.arange(128, dtype=torch.float32).reshape(8, 16)
+    for _ in range(3):
+        assert torch.equal(layout.transform(x), torch.as_tensor(layout.transform(x.numpy())))
+    assert fake_triton.paths() == ["dispatch"] * 3
+    assert not triton_layout._LAUNCHERS

@@ -19,7 +19,8 @@ The kernel source is cached per lowered layout (``Compiled.key``: layout and sha
 per element type and device. Index arithmetic is int32 when interval arithmetic over the DAG proves every
 value fits, else int64; a DAG the emitter cannot prove safe (a division of a possibly negative value, …) is
 not fused (``NotFusable``) and the caller falls back. Autograd: ``transform``'s backward is the scatter of the
-gradient and vice versa (:class:`_Move`).
+gradient and vice versa (:class:`_Move`). Once a layout's kernel is final for an element type and device, later
+moves launch the compiled binary through a prepared launcher (``_remember``), skipping the Python-side dispatch.
 """
 
 from __future__ import annotations
@@ -426,6 +427,13 @@ _LOCK = threading.Lock()
 def clear_cache() -> None:
     _KERNELS.clear()
     _TUNED.clear()
+    _LAUNCHERS.clear()
+
+
+def _grad_enabled() -> bool:
+    import torch
+
+    return torch.is_grad_enabled()
 
 
 def _interpreting() -> bool:
@@ -512,11 +520,67 @@ def _plan_access(program: Any, table: Optional[Any]) -> None:
     program.contiguity = access_plan.contiguity(table, columns)
 
 
-def _run(choice: Tuple[Any, bool, Dict[str, int]], src: Any, dst: Any, batch: int) -> None:
+def _run(choice: Tuple[Any, bool, Dict[str, int]], src: Any, dst: Any, batch: int) -> Any:
+    """Launches ``choice`` through Triton's dispatch; returns what Triton returns (the compiled kernel, or
+    ``None`` under the interpreter)."""
     program, gather, tile = choice
     kernel, launch = kernel_for(program, batch, tile)
-    kernel[(launch["grid"], batch)](src, dst, GATHER=gather, BR=launch["BR"], BC=launch["BC"],
-                                    num_warps=launch["num_warps"])
+    return kernel[(launch["grid"], batch)](src, dst, GATHER=gather, BR=launch["BR"], BC=launch["BC"],
+                                           num_warps=launch["num_warps"])
+
+
+# --- prepared launchers ------------------------------------------------------------------------------------------
+# Once a layout's candidate is final for an element type and device, later moves skip the Python-side dispatch:
+# the autograd Function (when no gradient is wanted), the checks and caches of ``move``, the tuner's lookup and
+# Triton's own argument binding and specialization. ``transform`` on the H100 spent 55-106 us of host time per call
+# through that dispatch, as long as an fp16 8192² move takes on the GPU (bench/device/transform_overhead.py), so a
+# few calls in a row were host-bound. The launcher calls the compiled binary's own runner
+# (``CompiledKernel[grid](*args)``, the arguments as Triton binds them: pointers, then the constexprs), prepared
+# once with its grid and constants.
+
+_LAUNCHERS: Dict[Tuple[Any, ...], Any] = {}
+
+
+def _launcher_key(compiled: Any, src: Any, gather: bool, batch: int) -> Tuple[Any, ...]:
+    return (compiled.key, gather, batch, src.dtype, src.device)
+
+
+def _remember(compiled: Any, choice: Tuple[Any, bool, Dict[str, int]], binary: Any, src: Any, gather: bool,
+              batch: int) -> None:
+    """Keeps a launcher for ``binary`` (what ``_run`` returned for ``choice``) when it is a compiled kernel whose
+    runner Triton exposes; otherwise (the interpreter, another Triton) the full path keeps serving."""
+    if binary is None or _interpreting() or not callable(getattr(binary, "__getitem__", None)):
+        return
+    program, _, tile = choice
+    _, launch = kernel_for(program, batch, tile)
+    try:
+        runner = binary[(launch["grid"], batch, 1)]
+    except Exception:  # an interface this module does not know: stay on the full path
+        return
+    constants = (choice[1], launch["BR"], launch["BC"])
+
+    def launcher(flat_src: Any, flat_dst: Any) -> None:
+        runner(flat_src, flat_dst, *constants)
+
+    _LAUNCHERS[_launcher_key(compiled, src, gather, batch)] = launcher
+
+
+def _prepared(compiled: Any, src: Any, gather: bool, batch: int) -> Optional[Any]:
+    """The launcher of ``_remember`` for this move, when one exists and the call matches what it was compiled for:
+    a contiguous source aligned to 16 bytes (Triton specializes pointers on it; the destination is a fresh
+    allocation) on the current device (the runner launches on the current device's current stream)."""
+    if not _LAUNCHERS:
+        return None
+    launcher = _LAUNCHERS.get(_launcher_key(compiled, src, gather, batch))
+    if launcher is None or not src.is_contiguous() or src.data_ptr() % 16 or not _on_current_device(src):
+        return None
+    return launcher
+
+
+def _on_current_device(src: Any) -> bool:
+    import torch
+
+    return src.device.type == "cuda" and src.device.index == torch.cuda.current_device()
 
 
 def _tuning(src: Any) -> bool:
@@ -527,20 +591,25 @@ def _tuning(src: Any) -> bool:
     return not torch.cuda.is_current_stream_capturing()
 
 
-def _choose(compiled: Any, gather: bool, src: Any, dst: Any, batch: int) -> Tuple[Any, bool, Dict[str, int]]:
+def _choose(compiled: Any, gather: bool, src: Any, dst: Any,
+            batch: int) -> Tuple[Tuple[Any, bool, Dict[str, int]], bool]:
     """The fastest candidate for this layout, element type and device, timed once on the tensors at hand (every
-    candidate writes the same ``dst``), like ``triton.autotune``; cached for the process."""
+    candidate writes the same ``dst``), like ``triton.autotune``; cached for the process. With whether the choice is
+    final: not when tuning was wanted but could not run now (the interpreter, a CUDA graph capture,
+    ``LEGO_TRITON_TUNE=0``), so that no launcher is prepared for an untuned default."""
     import torch
 
-    if compiled.numel * batch < TUNE_MIN_NUMEL or not _tuning(src):
+    small = compiled.numel * batch < TUNE_MIN_NUMEL
+    if small or not _tuning(src):
         inverse = getattr(compiled, "inverse_gather", None)
-        return (compiled, True, TILE) if gather else (inverse, True, TILE) if inverse else (compiled, False, TILE)
+        default = (compiled, True, TILE) if gather else (inverse, True, TILE) if inverse else (compiled, False, TILE)
+        return default, small
     candidates = _candidates(compiled, gather)
     key = (compiled.key, gather, batch * compiled.numel > _INT32[1], src.dtype, src.device.index)
     with _LOCK:
         chosen = _TUNED.get(key)
     if chosen is not None:
-        return chosen
+        return chosen, True
     for choice in candidates:
         _run(choice, src, dst, batch)  # compiles
         _run(choice, src, dst, batch)
@@ -558,7 +627,7 @@ def _choose(compiled: Any, gather: bool, src: Any, dst: Any, batch: int) -> Tupl
     chosen = candidates[min(range(len(candidates)), key=best.__getitem__)]
     with _LOCK:
         _TUNED[key] = chosen
-    return chosen
+    return chosen, True
 
 
 def _launch(compiled: Any, src: Any, gather: bool, batch: int) -> Any:
@@ -568,7 +637,14 @@ def _launch(compiled: Any, src: Any, gather: bool, batch: int) -> Any:
         raise NotFusable("more than 65535 batch rows")
     src = src.contiguous()
     dst = torch.empty_like(src)
-    _run(_choose(compiled, gather, src, dst, batch), src, dst, batch)
+    launcher = _prepared(compiled, src, gather, batch)
+    if launcher is not None:
+        launcher(src, dst)
+        return dst
+    choice, final = _choose(compiled, gather, src, dst, batch)
+    binary = _run(choice, src, dst, batch)
+    if final:
+        _remember(compiled, choice, binary, src, gather, batch)
     return dst
 
 
@@ -646,6 +722,16 @@ def move(compiled: Any, t: Any, gather: bool, batch: int = 1, inverse: Optional[
     (and the gather's gradient) runs as a gather too."""
     if t.numel() != compiled.numel * batch:
         raise ValueError(f"Tensor numel ({t.numel()}) != layout numel ({compiled.numel * batch})")
+    # A prepared launcher exists only once every check below has passed for this layout and batch.
+    if _LAUNCHERS and not (t.requires_grad and _grad_enabled()):
+        flat = t.reshape(-1)
+        launcher = _prepared(compiled, flat, gather, batch)
+        if launcher is not None and batch <= 65535:
+            import torch
+
+            out = torch.empty_like(flat)
+            launcher(flat, out)
+            return out
     kernel_for(compiled, batch)  # NotFusable here, before autograd records anything
     table = _require_bijection(compiled)
     _plan_access(compiled, table)
