@@ -7,7 +7,9 @@
 //!    facts; this strips any `remui {lego.materialized}` left in the input),
 //!    `lego-gpu-launch-sink-index-computations` (upstream's `gpu-launch-sink-index-computations` in linear
 //!    time: constants the launch body uses are cloned into it, so they do not become kernel parameters: the
-//!    kernel's parameters are exactly the buffers and runtime values it needs), `gpu-kernel-outlining`, and
+//!    kernel's parameters are exactly the buffers and runtime values it needs), `gpu-kernel-outlining`,
+//!    `lego-kernel-parameters-in-argument-order` (outlining orders a kernel's parameters by first use; callers
+//!    pass the function's arguments in signature order: [`kernel_parameter_order`]), and
 //!    `lower-affine` (for the user's own affine ops — lego-lower emits none; every target wants plain arith,
 //!    and lowering them before any `scf` → `cf` conversion keeps loops structured);
 //! 2. **target conversion** (per target): attach the target attribute, convert the kernels' `gpu.module`s to
@@ -32,6 +34,7 @@
 //! ROCm's `ld.lld`) should be reported as such, not as a failure deep in `gpu-module-to-binary`.
 
 mod gpu_passes;
+mod kernel_parameter_order;
 mod sink_index_computations;
 mod wasm;
 
@@ -98,7 +101,7 @@ fn gpu_pipeline(name: &str, target_conversion: &str, host_and_binary: &str) -> S
     format!(
         "lego-require-gpu-code{{pipeline={name}}}, lego-lower, lego-materialize-assume-bounds{{cleanup=true}}, \
          {SINK_INDEX_COMPUTATIONS}, \
-         gpu-kernel-outlining, lower-affine, {target_conversion}, {host_and_binary}"
+         gpu-kernel-outlining, lego-kernel-parameters-in-argument-order, lower-affine, {target_conversion}, {host_and_binary}"
     )
 }
 

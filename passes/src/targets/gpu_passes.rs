@@ -110,6 +110,12 @@ pub fn passes() -> Vec<PassInfo> {
             entry: optionless_pass!(super::sink_index_computations::SinkIndexComputations),
         },
         PassInfo {
+            name: "lego-kernel-parameters-in-argument-order",
+            description: "Give each outlined kernel the arguments of the function it is launched from, in argument order (gpu-kernel-outlining orders them by first use)",
+            options: &[],
+            entry: optionless_pass!(super::kernel_parameter_order::KernelParametersInArgumentOrder),
+        },
+        PassInfo {
             name: "lego-spirv-entry-point-abi",
             description: "Give each GPU kernel a spirv.entry_point_abi whose workgroup size is its known (constant) block size",
             options: &[],
