@@ -577,6 +577,19 @@ def _prepared(compiled: Any, src: Any, gather: bool, batch: int) -> Optional[Any
     return launcher
 
 
+def _move_prepared(compiled: Any, src: Any, gather: bool, batch: int) -> Optional[Any]:
+    """The move of flat ``src`` through its prepared launcher into a fresh tensor; ``None`` when there is none
+    (a launcher exists only for a batch ``_launch`` accepted)."""
+    launcher = _prepared(compiled, src, gather, batch)
+    if launcher is None:
+        return None
+    import torch
+
+    dst = torch.empty_like(src)
+    launcher(src, dst)
+    return dst
+
+
 def _on_current_device(src: Any) -> bool:
     import torch
 
@@ -636,11 +649,10 @@ def _launch(compiled: Any, src: Any, gather: bool, batch: int) -> Any:
     if batch > 65535:
         raise NotFusable("more than 65535 batch rows")
     src = src.contiguous()
+    prepared = _move_prepared(compiled, src, gather, batch)
+    if prepared is not None:
+        return prepared
     dst = torch.empty_like(src)
-    launcher = _prepared(compiled, src, gather, batch)
-    if launcher is not None:
-        launcher(src, dst)
-        return dst
     choice, final = _choose(compiled, gather, src, dst, batch)
     binary = _run(choice, src, dst, batch)
     if final:
@@ -724,14 +736,9 @@ def move(compiled: Any, t: Any, gather: bool, batch: int = 1, inverse: Optional[
         raise ValueError(f"Tensor numel ({t.numel()}) != layout numel ({compiled.numel * batch})")
     # A prepared launcher exists only once every check below has passed for this layout and batch.
     if _LAUNCHERS and not (t.requires_grad and _grad_enabled()):
-        flat = t.reshape(-1)
-        launcher = _prepared(compiled, flat, gather, batch)
-        if launcher is not None and batch <= 65535:
-            import torch
-
-            out = torch.empty_like(flat)
-            launcher(flat, out)
-            return out
+        prepared = _move_prepared(compiled, t.reshape(-1), gather, batch)
+        if prepared is not None:
+            return prepared
     kernel_for(compiled, batch)  # NotFusable here, before autograd records anything
     table = _require_bijection(compiled)
     _plan_access(compiled, table)
