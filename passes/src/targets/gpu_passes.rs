@@ -167,12 +167,12 @@ pub fn passes() -> Vec<PassInfo> {
     ]
 }
 
-fn op_name(op: OperationRef) -> String {
+pub(super) fn op_name(op: OperationRef) -> String {
     op.name().as_string_ref().as_str().unwrap_or_default().to_string()
 }
 
 /// The value of a string attribute (`sym_name`), if `op` has one.
-fn string_attribute(op: OperationRef, name: &str) -> Option<String> {
+pub(super) fn string_attribute(op: OperationRef, name: &str) -> Option<String> {
     let attribute = op.attribute(name).ok()?;
     if !attribute.is_string() {
         return None;

@@ -19,6 +19,7 @@
 //! it has no one signature to follow. A launch whose kernel is not in this module (a `gpu.binary`) has
 //! nothing to reorder.
 
+use super::gpu_passes::{op_name, string_attribute};
 use crate::external::{LegoPass, PassFailure};
 use lego_dialect::{ops::walk_ops, verify::emit_error};
 use melior::ir::{attribute::AttributeLike, block::BlockLike, operation::OperationLike, OperationRef, RegionLike};
@@ -48,7 +49,7 @@ impl LegoPass for KernelParametersInArgumentOrder {
         walk_ops(root, &mut |op| match op_name(op).as_str() {
             "gpu.func" if op.has_attribute("gpu.kernel") => {
                 let module = op.parent_operation().filter(|parent| op_name(*parent) == "gpu.module");
-                if let (Some(module), Some(name)) = (module.and_then(|m| symbol_name(m)), symbol_name(op)) {
+                if let (Some(module), Some(name)) = (module.and_then(|m| string_attribute(m, "sym_name")), string_attribute(op, "sym_name")) {
                     kernels.insert((module, name), op);
                 }
             }
@@ -73,19 +74,6 @@ impl LegoPass for KernelParametersInArgumentOrder {
         }
         Ok(())
     }
-}
-
-fn op_name(op: OperationRef) -> String {
-    op.name().as_string_ref().as_str().unwrap_or_default().to_string()
-}
-
-fn symbol_name(op: OperationRef) -> Option<String> {
-    let attribute = op.attribute("sym_name").ok()?;
-    if !attribute.is_string() {
-        return None;
-    }
-    let value = unsafe { StringRef::from_raw(mlir_sys::mlirStringAttrGetValue(attribute.to_raw())) };
-    value.as_str().ok().map(str::to_string)
 }
 
 /// `(@module, @kernel)` of a launch's `kernel` symbol reference.
