@@ -258,7 +258,9 @@ MATMULS = [("puzzle_16", "tiled", "fp32 tiled smem vs torch.matmul (TF32 off)", 
             False),
            ("puzzle_33", "mma", "WMMA f16→f32 vs cuBLAS fp16", True),
            ("puzzle_33", "mma_staged", "WMMA f16→f32, 128×128 block, 8 warps × 2×4 fragments, shared-staged BK=32 "
-            "vs cuBLAS fp16", True)]
+            "vs cuBLAS fp16", True),
+           ("puzzle_33", "mma_pipelined", "WMMA f16→f32, 128×128 block, 8 warps × 2×4 fragments, cp.async double-buffered "
+            "BK=32, rolled k-loop vs cuBLAS fp16", True)]
 
 
 def time_matmuls(puzzles: List[Any], dry_run: bool, rounds: int, size: int = 4096) -> List[Tuple[str, ...]]:

@@ -209,7 +209,7 @@ fn lego_to_nvvm(options: &Options) -> Result<String, RegistryError> {
         Format::Offload | Format::Assembly => None,
     };
     let target_conversion = format!(
-        "lego-align-workgroup-attributions, convert-nvgpu-to-nvvm, convert-vector-to-scf, convert-scf-to-cf, convert-nvvm-to-llvm, \
+        "lego-align-workgroup-attributions, convert-vector-to-scf, convert-scf-to-cf, convert-nvgpu-to-nvvm, convert-nvvm-to-llvm, \
          convert-func-to-llvm, expand-strided-metadata, \
          nvvm-attach-target{{chip={chip} features={features} O={opt_level}}}, \
          lower-affine, convert-arith-to-llvm, convert-index-to-llvm{{index-bitwidth=64}}, canonicalize, cse, \

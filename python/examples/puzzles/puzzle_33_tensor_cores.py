@@ -41,8 +41,8 @@ def build_mma(M, N, K):
 
 def build_mma_staged(M, N, K, BM=128, BN=128, BK=32, WM=32, WN=64):
     """A block of (BM/WM)·(BN/WN) warps (8 at 128×128), each computing a WM×WN tile of C as (WM/16)×(WN/16)
-    fragments (a ``Registers`` array); the k-loop is unrolled (``static_range``: fragments cannot be loop-carried
-through lego-to-nvvm's scf.for); per BK = 32 slice, A and B tiles are staged in shared memory
+    fragments (a ``Registers`` array) that the runtime k-loop carries; per BK = 32 slice, A and B tiles are
+    staged in shared memory
     (f16, rows padded by 8 halves) by the whole block, then each warp loads its A / B fragments from there."""
     tc = TC
     BM, BN = min(BM, M), min(BN, N)
@@ -80,7 +80,7 @@ through lego-to-nvvm's scf.for); per BK = 32 slice, A and B tiles are staged in 
         for i in static_range(FM):
             for j in static_range(FN):
                 acc[i, j] = tc.zero()
-        for k0 in static_range(0, K, BK):
+        for k0 in range(0, K, BK):
             for s in static_range(LA):
                 sa[a_row, a_col + s] = A[row0 + a_row, k0 + a_col + s]
             for s in static_range(LB):
@@ -108,6 +108,95 @@ through lego-to-nvvm's scf.for); per BK = 32 slice, A and B tiles are staged in 
     return matmul_mma_staged
 
 
+def build_mma_pipelined(M, N, K, BM=128, BN=128, BK=32, WM=32, WN=64, STAGES=2):
+    """``mma_staged`` with its staging made asynchronous and multi-buffered: each thread moves its share of the
+    tile ``STAGES - 1`` steps ahead with 16-byte ``async_copy`` (``cp.async``, no registers) into a free stage
+    of shared memory while the warps multiply the current one; ``async_copy_wait(STAGES - 1)`` and a barrier
+    then hand the oldest over. The k-loop is a runtime loop carrying the accumulator fragments. Near the end
+    the copy ahead repeats an in-bounds tile into the stage just freed (nothing reads it), so every iteration
+    commits one group and ``wait(STAGES - 1)`` always means "all but the newest STAGES - 1"."""
+    tc = TC
+    BM, BN = min(BM, M), min(BN, N)
+    WN = min(WN, BN)
+    FM, FN = WM // 16, WN // 16
+    WX = BN // WN
+    T = (BM // WM) * WX * 32
+    RA, RB = BK // 8, BN // 8          # 16-byte chunks per row of an A tile, a B tile
+    CA, CB = BM * RA // T, BK * RB // T  # chunks per thread
+    AHEAD = (STAGES - 1) * BK
+    assert M % BM == 0 and N % BN == 0 and K % BK == 0 and BM % WM == 0 and BK % 16 == 0 and STAGES >= 2
+    assert CA * T == BM * RA and CB * T == BK * RB and CA >= 1 and CB >= 1 and AHEAD < K
+    PA, PB = BK + 8, BN + 8
+    # cp.async needs 16-byte aligned rows, wmma.load 32-byte aligned tile starts (see mma_staged); the PTX
+    # declares shared arrays statically, at most 48 KiB in all
+    assert (BM * PA * 2) % 32 == 0 and (BK * PB * 2) % 32 == 0 and (PA * 2) % 16 == 0 and (PB * 2) % 16 == 0
+    assert STAGES * (BM * PA + BK * PB) * 2 <= 48 * 1024
+    SA, SB, SX, SK = RA.bit_length() - 1, RB.bit_length() - 1, WX.bit_length() - 1, BK.bit_length() - 1
+    assert all(1 << v == w for v, w in ((SA, RA), (SB, RB), (SX, WX), (SK, BK)))
+
+    @gpu_kernel(grid=(N // BN, M // BM), block=(T,))
+    def matmul_mma_pipelined(A: Buffer(Row(M, K), M, K, dtype=DType.f16),
+                             B: Buffer(Row(K, N), K, N, dtype=DType.f16), C: Buffer[M, N],
+                             sa: Shared(Row(STAGES * BM, PA), STAGES * BM, PA, dtype=DType.f16),
+                             sb: Shared(Row(STAGES * BK, PB), STAGES * BK, PB, dtype=DType.f16)):
+        sa2 = mma_reshape(sa, STAGES * BM, PA)
+        sb2 = mma_reshape(sb, STAGES * BK, PB)
+        c2 = mma_reshape(C, M, N)
+        tid = thread_id.x
+        warp = tid >> 5
+        wrow = (warp >> SX) * WM
+        wcol = (warp & (WX - 1)) * WN
+        row0 = block_id.y * BM
+        col0 = block_id.x * BN
+        acc = Registers(FM, FN)
+        for i in static_range(FM):
+            for j in static_range(FN):
+                acc[i, j] = tc.zero()
+        for t in static_range(STAGES - 1):
+            for s in static_range(CA):
+                ca = tid + s * T
+                async_copy(sa[t * BM + (ca >> SA), (ca & (RA - 1)) * 8],
+                           A[row0 + (ca >> SA), t * BK + (ca & (RA - 1)) * 8], 8)
+            for s in static_range(CB):
+                cb = tid + s * T
+                async_copy(sb[t * BK + (cb >> SB), (cb & (RB - 1)) * 8],
+                           B[t * BK + (cb >> SB), col0 + (cb & (RB - 1)) * 8], 8)
+            async_copy_commit()
+        for k0 in range(0, K, BK):
+            step = k0 >> SK
+            stage = step % STAGES
+            ahead = (step + STAGES - 1) % STAGES
+            kn = k0 + AHEAD - AHEAD * ((k0 + AHEAD) // K)   # the tile STAGES - 1 ahead, in bounds
+            for s in static_range(CA):
+                ca = tid + s * T
+                async_copy(sa[ahead * BM + (ca >> SA), (ca & (RA - 1)) * 8],
+                           A[row0 + (ca >> SA), kn + (ca & (RA - 1)) * 8], 8)
+            for s in static_range(CB):
+                cb = tid + s * T
+                async_copy(sb[ahead * BK + (cb >> SB), (cb & (RB - 1)) * 8],
+                           B[kn + (cb >> SB), col0 + (cb & (RB - 1)) * 8], 8)
+            async_copy_commit()
+            async_copy_wait(STAGES - 1)
+            barrier()
+            for kk in static_range(0, BK, 16):
+                fa = Registers(FM)
+                fb = Registers(FN)
+                for i in static_range(FM):
+                    fa[i] = tc.load_a(sa2, stage * BM + wrow + 16 * i, kk, PA)
+                for j in static_range(FN):
+                    fb[j] = tc.load_b(sb2, stage * BK + kk, wcol + 16 * j, PB)
+                for i in static_range(FM):
+                    for j in static_range(FN):
+                        acc[i, j] = tc.mma(fa[i], fb[j], acc[i, j])
+            barrier()
+        async_copy_wait(0)
+        for i in static_range(FM):
+            for j in static_range(FN):
+                tc.store(acc[i, j], c2, row0 + wrow + 16 * i, col0 + wcol + 16 * j, N)
+
+    return matmul_mma_pipelined
+
+
 def build(M, N=None, K=None):
     N = M if N is None else N
     K = M if K is None else K
@@ -117,7 +206,9 @@ def build(M, N=None, K=None):
 
     return [dict(kernel=build_tiled(M, N, K), expected=mm, label="tiled", atol=1e-2, init_mod=10),
             dict(kernel=build_mma(M, N, K), expected=mm, label="mma", atol=1e-2, init_mod=10),
-            dict(kernel=build_mma_staged(M, N, K), expected=mm, label="mma_staged", atol=1e-2, init_mod=10)]
+            dict(kernel=build_mma_staged(M, N, K), expected=mm, label="mma_staged", atol=1e-2, init_mod=10),
+            dict(kernel=build_mma_pipelined(M, N, K), expected=mm, label="mma_pipelined", atol=1e-2, init_mod=10,
+                 ptx_contains=("cp.async.cg.shared.global", "cp.async.wait_group", "wmma.mma"))]
 
 
 if __name__ == "__main__":

@@ -371,7 +371,6 @@ class KernelCompiler:
             env.pop(var, None)
             return
         carried = [n for n in self._carried(_assigned_names(node.body), env) if n != var]
-        self._refuse_carried_fragments(carried, env, node)
         types = {n: self.materialise(env[n])[1] if env[n][1] in ("ct_int", "ct_float") else env[n][1] for n in carried}
         inits = {n: self.convert(env[n], types[n], node)[0] for n in carried}
 
@@ -541,13 +540,6 @@ class KernelCompiler:
         a, b, c = (self.convert(v, ty, node)[0] for v in args)
         product = self.op(f"arith.mulf {a}, {b} fastmath<contract> : {ty}")
         return self.op(f"arith.addf {product}, {c} fastmath<contract> : {ty}"), ty
-
-    def _refuse_carried_fragments(self, carried: List[str], env: _Scope, node: ast.AST) -> None:
-        frags = [n for n in carried if _is_frag(env[n][1])]
-        if frags:
-            # lego-to-nvvm cannot legalize an scf.for whose iter_args are !gpu.mma_matrix values
-            raise self.type_error(node, f"tensor-core fragments ({', '.join(frags)}) cannot be carried through a "
-                                        "runtime for loop; unroll it with static_range")
 
     def _is_registers(self, node: ast.Subscript, env: _Scope) -> bool:
         return isinstance(node.value, ast.Name) and node.value.id in env and env[node.value.id][1] == "regs"
