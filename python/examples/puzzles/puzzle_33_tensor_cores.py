@@ -39,24 +39,29 @@ def build_mma(M, N, K):
     return matmul_mma
 
 
+def _block_tiling(M, N, BM, BN, BK, WM, WN):
+    """The block and warp tiling both staged kernels share: the block tile clipped to C, fragments per warp,
+    warps along N, threads, and the padded shared rows (16 bytes more: fewer bank conflicts on fragment loads).
+    wmma.load needs 32-byte aligned tile starts and cp.async 16-byte aligned rows; the PTX declares the shared
+    arrays with only their element alignment (.align 2), so every array's size is kept a multiple of 32 bytes:
+    laid out one after another from the (aligned) start of the block's shared window, each one starts aligned."""
+    BM, BN = min(BM, M), min(BN, N)
+    WN = min(WN, BN)
+    WX = BN // WN
+    PA, PB = BK + 8, BN + 8
+    assert (BM * PA * 2) % 32 == 0 and (BK * PB * 2) % 32 == 0 and (PA * 2) % 16 == 0 and (PB * 2) % 16 == 0
+    return BM, BN, WN, WM // 16, WN // 16, WX, (BM // WM) * WX * 32, PA, PB
+
+
 def build_mma_staged(M, N, K, BM=128, BN=128, BK=32, WM=32, WN=64):
     """A block of (BM/WM)·(BN/WN) warps (8 at 128×128), each computing a WM×WN tile of C as (WM/16)×(WN/16)
     fragments (a ``Registers`` array) that the runtime k-loop carries; per BK = 32 slice, A and B tiles are
     staged in shared memory
     (f16, rows padded by 8 halves) by the whole block, then each warp loads its A / B fragments from there."""
     tc = TC
-    BM, BN = min(BM, M), min(BN, N)
-    WN = min(WN, BN)
-    FM, FN = WM // 16, WN // 16
-    WX = BN // WN                     # warps along N
-    T = (BM // WM) * WX * 32
+    BM, BN, WN, FM, FN, WX, T, PA, PB = _block_tiling(M, N, BM, BN, BK, WM, WN)
     LA, LB = BM * BK // T, BK * BN // T
     assert M % BM == 0 and N % BN == 0 and K % BK == 0 and BM % WM == 0 and BK % LA == 0 and BN % LB == 0
-    PA, PB = BK + 8, BN + 8           # padded shared rows (16 bytes more): fewer bank conflicts on fragment loads
-    # wmma.load needs 32-byte aligned tile starts; the PTX declares the shared arrays with only their element
-    # alignment (.align 2), so every array's size is kept a multiple of 32 bytes: laid out one after another
-    # from the (aligned) start of the block's shared window, in either order, each one starts aligned
-    assert (BM * PA * 2) % 32 == 0 and (BK * PB * 2) % 32 == 0 and (PA * 2) % 16 == 0 and (PB * 2) % 16 == 0
     SA, SB, SX = (BK // LA).bit_length() - 1, (BN // LB).bit_length() - 1, WX.bit_length() - 1
     assert all(1 << v == w for v, w in ((SA, BK // LA), (SB, BN // LB), (SX, WX)))
 
@@ -116,20 +121,13 @@ def build_mma_pipelined(M, N, K, BM=128, BN=128, BK=32, WM=32, WN=64, STAGES=2):
     the copy ahead repeats an in-bounds tile into the stage just freed (nothing reads it), so every iteration
     commits one group and ``wait(STAGES - 1)`` always means "all but the newest STAGES - 1"."""
     tc = TC
-    BM, BN = min(BM, M), min(BN, N)
-    WN = min(WN, BN)
-    FM, FN = WM // 16, WN // 16
-    WX = BN // WN
-    T = (BM // WM) * WX * 32
+    BM, BN, WN, FM, FN, WX, T, PA, PB = _block_tiling(M, N, BM, BN, BK, WM, WN)
     RA, RB = BK // 8, BN // 8          # 16-byte chunks per row of an A tile, a B tile
     CA, CB = BM * RA // T, BK * RB // T  # chunks per thread
     AHEAD = (STAGES - 1) * BK
     assert M % BM == 0 and N % BN == 0 and K % BK == 0 and BM % WM == 0 and BK % 16 == 0 and STAGES >= 2
     assert CA * T == BM * RA and CB * T == BK * RB and CA >= 1 and CB >= 1 and AHEAD < K
-    PA, PB = BK + 8, BN + 8
-    # cp.async needs 16-byte aligned rows, wmma.load 32-byte aligned tile starts (see mma_staged); the PTX
-    # declares shared arrays statically, at most 48 KiB in all
-    assert (BM * PA * 2) % 32 == 0 and (BK * PB * 2) % 32 == 0 and (PA * 2) % 16 == 0 and (PB * 2) % 16 == 0
+    # the PTX declares shared arrays statically, at most 48 KiB in all
     assert STAGES * (BM * PA + BK * PB) * 2 <= 48 * 1024
     SA, SB, SX, SK = RA.bit_length() - 1, RB.bit_length() - 1, WX.bit_length() - 1, BK.bit_length() - 1
     assert all(1 << v == w for v, w in ((SA, RA), (SB, RB), (SX, WX), (SK, BK)))
